@@ -1,0 +1,183 @@
+package org.testbed.config;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+
+/**
+ * The server settings of DESIGN.md, with one name each. A setting comes from a flag
+ * ({@code --port 8080}), else the system property ({@code -Dtestbed.port=8080}), else the
+ * environment ({@code TESTBED_PORT=8080}), else its default. Every variant parses its arguments
+ * here, so {@code --help} and the error messages are the same everywhere.
+ */
+@Command(mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = "Starts one testbed server variant. Every option can also be set as an environment"
+                + " variable (shown in brackets) or the same name lower-dotted as a system property"
+                + " (TESTBED_PORT -> -Dtestbed.port); a flag wins over a property, a property over the environment.")
+public final class TestbedConfig {
+
+    @Option(names = "--host", paramLabel = "ADDR", defaultValue = "0.0.0.0",
+            description = "Bind address [TESTBED_HOST]. Default: ${DEFAULT-VALUE}")
+    private String host;
+
+    @Option(names = "--port", paramLabel = "N", defaultValue = "8080",
+            description = "HTTP port; 0 picks a free one, printed at start [TESTBED_PORT]. Default: ${DEFAULT-VALUE}")
+    private int port;
+
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "sync",
+            description = "sync, async or virtual, where the variant offers it [TESTBED_MODE]. Default: ${DEFAULT-VALUE}")
+    private Mode mode;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "200",
+            description = "Worker threads of sync variants [TESTBED_THREADS]. Default: ${DEFAULT-VALUE}")
+    private int threads;
+
+    @Option(names = "--tls", paramLabel = "BOOL", defaultValue = "false", arity = "0..1", fallbackValue = "true",
+            description = "HTTPS with a self-signed certificate made at start [TESTBED_TLS]. Default: ${DEFAULT-VALUE}")
+    private boolean tls;
+
+    @Option(names = "--max-body", paramLabel = "BYTES", defaultValue = "65536",
+            description = "Request body limit [TESTBED_MAX_BODY]. Default: ${DEFAULT-VALUE}")
+    private int maxBody;
+
+    @Option(names = "--memcached-servers", paramLabel = "HOST:PORT,...", defaultValue = "127.0.0.1:11211",
+            description = "Memcached servers, consistent hashing across them [MEMCACHED_SERVERS]. Default: ${DEFAULT-VALUE}")
+    private String memcachedServers;
+
+    @Option(names = "--memcached-timeout-ms", paramLabel = "MS", defaultValue = "1000",
+            description = "Per-operation Memcached timeout; slower answers become 503 [MEMCACHED_TIMEOUT_MS]. Default: ${DEFAULT-VALUE}")
+    private int memcachedTimeoutMs;
+
+    private TestbedConfig() {
+    }
+
+    /**
+     * Parses a server's arguments for the process: prints help and exits 0 on {@code --help},
+     * prints the error and exits 2 on bad input.
+     */
+    public static TestbedConfig fromCommandLine(String command, String[] args) {
+        try {
+            TestbedConfig config = parse(command, args, System.getenv(), System.getProperties());
+            if (config != null) {
+                return config;
+            }
+            System.exit(0);
+        } catch (IllegalArgumentException e) {
+            System.err.println(command + ": " + e.getMessage());
+            System.err.println("Try '" + command + " --help' for the options.");
+            System.exit(2);
+        }
+        throw new AssertionError("unreachable");
+    }
+
+    /**
+     * Parses with explicit sources; returns null after printing help or the version, throws
+     * {@link IllegalArgumentException} with a readable message on bad input.
+     */
+    public static TestbedConfig parse(String command, String[] args, Map<String, String> env, Properties properties) {
+        TestbedConfig config = new TestbedConfig();
+        CommandLine commandLine = new CommandLine(config)
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setDefaultValueProvider(argSpec -> lookUp(argSpec, env, properties));
+        commandLine.setCommandName(command);
+        try {
+            commandLine.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        if (commandLine.isUsageHelpRequested()) {
+            commandLine.usage(new PrintWriter(System.out, true));
+            return null;
+        }
+        if (commandLine.isVersionHelpRequested()) {
+            System.out.println(command);
+            return null;
+        }
+        config.validate();
+        return config;
+    }
+
+    /** {@code --max-body} becomes TESTBED_MAX_BODY; {@code --memcached-servers} MEMCACHED_SERVERS. */
+    static String environmentName(String flag) {
+        String name = flag.substring(2).replace('-', '_').toUpperCase(Locale.ROOT);
+        return name.startsWith("MEMCACHED_") ? name : "TESTBED_" + name;
+    }
+
+    /** TESTBED_MAX_BODY becomes testbed.max.body. */
+    static String propertyName(String environmentName) {
+        return environmentName.toLowerCase(Locale.ROOT).replace('_', '.');
+    }
+
+    private static String lookUp(ArgSpec spec, Map<String, String> env, Properties properties) {
+        if (!(spec instanceof OptionSpec option) || option.usageHelp() || option.versionHelp()) {
+            return null;
+        }
+        String environmentName = environmentName(option.longestName());
+        String fromProperty = properties.getProperty(propertyName(environmentName));
+        if (fromProperty != null) {
+            return fromProperty;
+        }
+        String fromEnvironment = env.get(environmentName);
+        return fromEnvironment == null || fromEnvironment.isEmpty() ? null : fromEnvironment;
+    }
+
+    private void validate() {
+        require(port >= 0 && port <= 65535, "--port must be 0..65535, not " + port);
+        require(threads >= 1, "--threads must be at least 1, not " + threads);
+        require(maxBody >= 1, "--max-body must be at least 1 byte, not " + maxBody);
+        require(memcachedTimeoutMs >= 1, "--memcached-timeout-ms must be at least 1, not " + memcachedTimeoutMs);
+        require(!memcachedServers.isBlank(), "--memcached-servers must name at least one host:port");
+        require(!host.isBlank(), "--host must not be empty");
+    }
+
+    private static void require(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    public int threads() {
+        return threads;
+    }
+
+    public boolean tls() {
+        return tls;
+    }
+
+    public int maxBody() {
+        return maxBody;
+    }
+
+    public String memcachedServers() {
+        return memcachedServers;
+    }
+
+    public int memcachedTimeoutMs() {
+        return memcachedTimeoutMs;
+    }
+
+    @Override
+    public String toString() {
+        return "host=" + host + " port=" + port + " mode=" + mode.label() + " threads=" + threads + " tls=" + tls
+                + " max-body=" + maxBody + " memcached-servers=" + memcachedServers
+                + " memcached-timeout-ms=" + memcachedTimeoutMs;
+    }
+}

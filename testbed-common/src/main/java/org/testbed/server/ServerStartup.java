@@ -1,0 +1,57 @@
+package org.testbed.server;
+
+import java.util.Set;
+import org.testbed.config.Mode;
+import org.testbed.config.TestbedConfig;
+import org.testbed.store.ItemStore;
+import org.testbed.store.MemcachedItemStore;
+
+/**
+ * What every variant's {@code main} does around its own server: check that the mode is offered and
+ * can run on this JDK, connect the store, and print the ready line that launchers wait for.
+ */
+public final class ServerStartup {
+    /** The feature release that made virtual threads final (JEP 444). */
+    public static final int VIRTUAL_THREADS_JDK = 21;
+
+    private ServerStartup() {
+    }
+
+    /**
+     * Exits with status 2 and a clear message when {@code config.mode()} is not one of
+     * {@code offered}, or is virtual on a JDK older than 21. Returns otherwise.
+     */
+    public static void requireRunnable(String family, TestbedConfig config, Set<Mode> offered) {
+        if (!offered.contains(config.mode())) {
+            fail(family + " does not offer mode '" + config.mode().label() + "'; it offers "
+                    + offered.stream().map(Mode::label).sorted().toList() + ".");
+        }
+        if (config.mode() == Mode.VIRTUAL && Runtime.version().feature() < VIRTUAL_THREADS_JDK) {
+            fail(family + " in mode 'virtual' needs JDK " + VIRTUAL_THREADS_JDK + " or newer for virtual threads;"
+                    + " this is JDK " + Runtime.version() + " at " + System.getProperty("java.home")
+                    + ". Run it with a newer java (e.g. JAVA_HOME=/path/to/jdk-21 or JAVA21_HOME for ./testbed).");
+        }
+    }
+
+    /** The variant's name for reports: e.g. {@code spring-tomcat} in sync mode, {@code spring-tomcat-virtual}. */
+    public static String variantName(String family, Mode mode, Mode unsuffixed) {
+        return mode == unsuffixed ? family : family + "-" + mode.label();
+    }
+
+    public static ItemStore connectStore(TestbedConfig config) {
+        return MemcachedItemStore.connect(config.memcachedServers(), config.memcachedTimeoutMs());
+    }
+
+    /** Prints {@code testbed <variant> listening on http://HOST:PORT}, the line launchers wait for. */
+    public static void printReady(String variant, TestbedConfig config, int boundPort) {
+        String scheme = config.tls() ? "https" : "http";
+        String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
+        System.out.println("testbed " + variant + " listening on " + scheme + "://" + host + ":" + boundPort);
+        System.out.flush();
+    }
+
+    private static void fail(String message) {
+        System.err.println("testbed: " + message);
+        System.exit(2);
+    }
+}

@@ -1,0 +1,329 @@
+package org.testbed.store;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import net.spy.memcached.AddrUtil;
+import net.spy.memcached.CASResponse;
+import net.spy.memcached.CASValue;
+import net.spy.memcached.ConnectionFactoryBuilder;
+import net.spy.memcached.DefaultHashAlgorithm;
+import net.spy.memcached.FailureMode;
+import net.spy.memcached.MemcachedClient;
+import net.spy.memcached.internal.OperationFuture;
+import net.spy.memcached.ops.StatusCode;
+
+/**
+ * {@link ItemStore} over spymemcached, configured for the contract rather than for its defaults.
+ *
+ * <ul>
+ *   <li>Binary protocol: its store replies carry the new CAS, so create and update return an ETag
+ *       without a second round trip (the text protocol's {@code add} does not).</li>
+ *   <li>Ketama consistent hashing across {@code MEMCACHED_SERVERS}.</li>
+ *   <li>{@link FailureMode#Cancel}: while a server is down its operations fail at once (a fast 503)
+ *       instead of being redistributed to another server, which would fork the data.</li>
+ *   <li>Reconnect at most 1 s apart (spymemcached's default backs off to 30 s), so the service
+ *       recovers within seconds of Memcached coming back.</li>
+ *   <li>Enqueueing never blocks longer than the timeout: spymemcached's default would block a
+ *       request thread for 10 s once a hung server's queue is full.</li>
+ *   <li>A per-operation timeout ({@code MEMCACHED_TIMEOUT_MS}) on the sync and the async path;
+ *       spymemcached itself only times out callers of {@code Future.get}.</li>
+ * </ul>
+ */
+public final class MemcachedItemStore implements ItemStore {
+    static final String KEY_PREFIX = "item:";
+    private static final String HEALTH_KEY = "testbed:health";
+    private static final int NO_EXPIRY = 0;
+    /** Consecutive timeouts after which spymemcached drops and re-opens a connection. */
+    private static final int TIMEOUTS_BEFORE_RECONNECT = 3;
+    private static final long MAX_RECONNECT_DELAY_SECONDS = 1;
+
+    static {
+        // Route spymemcached's own logging to SLF4J unless the user chose otherwise.
+        if (System.getProperty("net.spy.log.LoggerImpl") == null) {
+            System.setProperty("net.spy.log.LoggerImpl", "net.spy.memcached.compat.log.SLF4JLogger");
+        }
+    }
+
+    /** One timer thread for all async timeouts of all stores: it only ever fails futures. */
+    private static final ScheduledThreadPoolExecutor TIMEOUTS = timeoutScheduler();
+
+    private final MemcachedClient client;
+    private final ExecutorService callbacks;
+    private final long timeoutMillis;
+
+    private MemcachedItemStore(MemcachedClient client, ExecutorService callbacks, long timeoutMillis) {
+        this.client = client;
+        this.callbacks = callbacks;
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    /**
+     * Connects to {@code servers} ({@code host:port}, comma or space separated). Returns at once:
+     * connections are made in the background and re-made whenever they drop, so a store created
+     * while Memcached is down starts answering as soon as it is up.
+     */
+    public static MemcachedItemStore connect(String servers, long timeoutMillis) {
+        List<InetSocketAddress> addresses = AddrUtil.getAddresses(servers);
+        ExecutorService callbacks = Executors.newFixedThreadPool(
+                Math.max(2, Runtime.getRuntime().availableProcessors()), daemonThreads("memcached-callback"));
+        ConnectionFactoryBuilder factory = new ConnectionFactoryBuilder()
+                .setProtocol(ConnectionFactoryBuilder.Protocol.BINARY)
+                .setLocatorType(ConnectionFactoryBuilder.Locator.CONSISTENT)
+                .setHashAlg(DefaultHashAlgorithm.KETAMA_HASH)
+                .setFailureMode(FailureMode.Cancel)
+                .setOpTimeout(timeoutMillis)
+                .setOpQueueMaxBlockTime(timeoutMillis)
+                .setMaxReconnectDelay(MAX_RECONNECT_DELAY_SECONDS)
+                .setTimeoutExceptionThreshold(TIMEOUTS_BEFORE_RECONNECT)
+                .setListenerExecutorService(callbacks)
+                .setUseNagleAlgorithm(false)
+                .setDaemon(true);
+        try {
+            return new MemcachedItemStore(new MemcachedClient(factory.build(), addresses), callbacks, timeoutMillis);
+        } catch (IOException e) {
+            callbacks.shutdown();
+            throw new IllegalArgumentException("Cannot set up a Memcached client for " + servers + ": " + e.getMessage(), e);
+        }
+    }
+
+    // ---- sync ----
+
+    @Override
+    public Versioned get(String id) {
+        return await(() -> client.asyncGets(KEY_PREFIX + id, RawBytesTranscoder.INSTANCE), MemcachedItemStore::versioned);
+    }
+
+    @Override
+    public WriteResult add(String id, byte[] value) {
+        return await(() -> client.add(KEY_PREFIX + id, NO_EXPIRY, value, RawBytesTranscoder.INSTANCE),
+                MemcachedItemStore::addResult);
+    }
+
+    @Override
+    public WriteResult replace(String id, byte[] value) {
+        return await(() -> client.replace(KEY_PREFIX + id, NO_EXPIRY, value, RawBytesTranscoder.INSTANCE),
+                MemcachedItemStore::replaceResult);
+    }
+
+    @Override
+    public WriteResult cas(String id, long expectedCas, byte[] value) {
+        return await(() -> client.asyncCAS(KEY_PREFIX + id, expectedCas, NO_EXPIRY, value, RawBytesTranscoder.INSTANCE),
+                MemcachedItemStore::casResult);
+    }
+
+    @Override
+    public boolean delete(String id) {
+        return await(() -> client.delete(KEY_PREFIX + id), MemcachedItemStore::deleteResult);
+    }
+
+    @Override
+    public void ping() {
+        requireAllServersConnected();
+        await(() -> client.asyncGets(HEALTH_KEY, RawBytesTranscoder.INSTANCE), f -> null);
+    }
+
+    // ---- async ----
+
+    @Override
+    public CompletableFuture<Versioned> getAsync(String id) {
+        return completable(() -> client.asyncGets(KEY_PREFIX + id, RawBytesTranscoder.INSTANCE), MemcachedItemStore::versioned);
+    }
+
+    @Override
+    public CompletableFuture<WriteResult> addAsync(String id, byte[] value) {
+        return completable(() -> client.add(KEY_PREFIX + id, NO_EXPIRY, value, RawBytesTranscoder.INSTANCE),
+                MemcachedItemStore::addResult);
+    }
+
+    @Override
+    public CompletableFuture<WriteResult> replaceAsync(String id, byte[] value) {
+        return completable(() -> client.replace(KEY_PREFIX + id, NO_EXPIRY, value, RawBytesTranscoder.INSTANCE),
+                MemcachedItemStore::replaceResult);
+    }
+
+    @Override
+    public CompletableFuture<WriteResult> casAsync(String id, long expectedCas, byte[] value) {
+        return completable(() -> client.asyncCAS(KEY_PREFIX + id, expectedCas, NO_EXPIRY, value, RawBytesTranscoder.INSTANCE),
+                MemcachedItemStore::casResult);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> deleteAsync(String id) {
+        return completable(() -> client.delete(KEY_PREFIX + id), MemcachedItemStore::deleteResult);
+    }
+
+    @Override
+    public CompletableFuture<Void> pingAsync() {
+        try {
+            requireAllServersConnected();
+        } catch (StoreUnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return completable(() -> client.asyncGets(HEALTH_KEY, RawBytesTranscoder.INSTANCE), f -> null);
+    }
+
+    @Override
+    public void close() {
+        client.shutdown(timeoutMillis, TimeUnit.MILLISECONDS);
+        callbacks.shutdown();
+    }
+
+    /** The per-server versions, for the run environment; servers that do not answer are absent. */
+    public Map<java.net.SocketAddress, String> versions() {
+        return client.getVersions();
+    }
+
+    // ---- results: one place that reads spymemcached's futures, for both paths ----
+
+    private static Versioned versioned(OperationFuture<CASValue<byte[]>> done) throws ExecutionException, InterruptedException {
+        CASValue<byte[]> value = done.get();
+        return value == null ? null : new Versioned(value.getValue(), value.getCas());
+    }
+
+    private static WriteResult addResult(OperationFuture<Boolean> done) throws ExecutionException, InterruptedException {
+        if (done.get()) {
+            return WriteResult.stored(done.getCas());
+        }
+        return switch (done.getStatus().getStatusCode()) {
+            case ERR_EXISTS, ERR_NOT_STORED -> WriteResult.EXISTS;
+            default -> throw failure(done);
+        };
+    }
+
+    private static WriteResult replaceResult(OperationFuture<Boolean> done) throws ExecutionException, InterruptedException {
+        if (done.get()) {
+            return WriteResult.stored(done.getCas());
+        }
+        return switch (done.getStatus().getStatusCode()) {
+            case ERR_NOT_FOUND, ERR_NOT_STORED -> WriteResult.NOT_FOUND;
+            default -> throw failure(done);
+        };
+    }
+
+    private static WriteResult casResult(OperationFuture<CASResponse> done) throws ExecutionException, InterruptedException {
+        CASResponse response = done.get();
+        return switch (response) {
+            case OK -> WriteResult.stored(done.getCas());
+            case EXISTS -> WriteResult.CAS_MISMATCH;
+            case NOT_FOUND -> WriteResult.NOT_FOUND;
+            default -> throw failure(done);
+        };
+    }
+
+    private static boolean deleteResult(OperationFuture<Boolean> done) throws ExecutionException, InterruptedException {
+        if (done.get()) {
+            return true;
+        }
+        if (done.getStatus().getStatusCode() == StatusCode.ERR_NOT_FOUND) {
+            return false;
+        }
+        throw failure(done);
+    }
+
+    private static StoreUnavailableException failure(OperationFuture<?> done) {
+        return new StoreUnavailableException("Memcached answered " + done.getStatus().getStatusCode()
+                + ": " + done.getStatus().getMessage(), null);
+    }
+
+    private void requireAllServersConnected() {
+        if (!client.getUnavailableServers().isEmpty()) {
+            throw new StoreUnavailableException("Memcached server(s) not connected: " + client.getUnavailableServers(), null);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Result<F, R> {
+        R read(F completed) throws ExecutionException, InterruptedException;
+    }
+
+    private <T, R> R await(Supplier<OperationFuture<T>> operation, Result<OperationFuture<T>, R> result) {
+        OperationFuture<T> future = enqueue(operation);
+        try {
+            future.get(timeoutMillis, TimeUnit.MILLISECONDS);
+            return result.read(future);
+        } catch (TimeoutException e) {
+            future.cancel(false);
+            throw timedOut(e);
+        } catch (InterruptedException e) {
+            future.cancel(false);
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException("Interrupted while waiting for Memcached", e);
+        } catch (ExecutionException | IllegalStateException e) {
+            throw unavailable(e);
+        }
+    }
+
+    private <T, R> CompletableFuture<R> completable(Supplier<OperationFuture<T>> operation,
+                                                     Result<OperationFuture<T>, R> result) {
+        OperationFuture<T> future;
+        try {
+            future = enqueue(operation);
+        } catch (StoreUnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<R> completable = new CompletableFuture<>();
+        ScheduledFuture<?> timer = TIMEOUTS.schedule(() -> {
+            if (completable.completeExceptionally(timedOut(null))) {
+                future.cancel(false);
+            }
+        }, timeoutMillis, TimeUnit.MILLISECONDS);
+        future.addListener(done -> {
+            timer.cancel(false);
+            try {
+                completable.complete(result.read(future));
+            } catch (StoreUnavailableException e) {
+                completable.completeExceptionally(e);
+            } catch (ExecutionException | IllegalStateException | InterruptedException e) {
+                completable.completeExceptionally(unavailable(e));
+            }
+        });
+        return completable;
+    }
+
+    /** spymemcached throws IllegalStateException when a hung server's queue stays full. */
+    private static <T> OperationFuture<T> enqueue(Supplier<OperationFuture<T>> operation) {
+        try {
+            return operation.get();
+        } catch (IllegalStateException e) {
+            throw unavailable(e);
+        }
+    }
+
+    private StoreUnavailableException timedOut(Throwable cause) {
+        return new StoreUnavailableException("Memcached did not answer within " + timeoutMillis + " ms", cause);
+    }
+
+    private static StoreUnavailableException unavailable(Throwable e) {
+        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+        return new StoreUnavailableException("Memcached is unavailable: " + cause, cause);
+    }
+
+    private static ScheduledThreadPoolExecutor timeoutScheduler() {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("memcached-timeout"));
+        // Almost every timer is cancelled because Memcached answered: drop those at once.
+        scheduler.setRemoveOnCancelPolicy(true);
+        return scheduler;
+    }
+
+    static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}
