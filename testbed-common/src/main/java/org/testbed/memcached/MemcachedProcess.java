@@ -81,6 +81,40 @@ public final class MemcachedProcess implements AutoCloseable {
     /** SIGSTOP: the process keeps its sockets but answers nothing, like a hung server. */
     public void pause() {
         signal("STOP");
+        awaitAllThreadsStopped();
+    }
+
+    /**
+     * SIGSTOP is delivered asynchronously: a worker thread on another core can still answer a
+     * request for a moment after kill(1) returns. Wait (bounded) until every thread is stopped.
+     */
+    private void awaitAllThreadsStopped() {
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        if (!Files.isDirectory(tasks)) {
+            sleep(50); // not Linux: no way to look, give the signal a moment
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (System.nanoTime() < deadline) {
+            try (var threads = Files.list(tasks)) {
+                boolean allStopped = threads.allMatch(task -> {
+                    try {
+                        String stat = Files.readString(task.resolve("stat"));
+                        char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                        return state == 'T' || state == 't';
+                    } catch (IOException gone) {
+                        return true;
+                    }
+                });
+                if (allStopped) {
+                    return;
+                }
+            } catch (IOException e) {
+                return;
+            }
+            sleep(5);
+        }
+        throw new IllegalStateException("memcached " + process.pid() + " did not stop within 2 s of SIGSTOP");
     }
 
     /** SIGCONT: undoes {@link #pause()}; queued requests are answered. */

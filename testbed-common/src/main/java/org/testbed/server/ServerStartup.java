@@ -38,8 +38,21 @@ public final class ServerStartup {
         return mode == unsuffixed ? family : family + "-" + mode.label();
     }
 
+    /** How long start-up waits for Memcached before serving anyway (health then says 503). */
+    private static final java.time.Duration STORE_CONNECT_WAIT = java.time.Duration.ofSeconds(5);
+
+    /**
+     * Connects the store and waits (bounded) for Memcached, so the first requests after the ready
+     * line are not refused. A Memcached that is down does not stop the server from starting: it
+     * answers 503 until Memcached is reachable, and recovers by itself.
+     */
     public static ItemStore connectStore(TestbedConfig config) {
-        return MemcachedItemStore.connect(config.memcachedServers(), config.memcachedTimeoutMs());
+        MemcachedItemStore store = MemcachedItemStore.connect(config.memcachedServers(), config.memcachedTimeoutMs());
+        if (!store.awaitConnected(STORE_CONNECT_WAIT)) {
+            System.err.println("testbed: Memcached at " + config.memcachedServers() + " is not reachable yet;"
+                    + " serving 503 until it is (MEMCACHED_SERVERS / --memcached-servers).");
+        }
+        return store;
     }
 
     /** Prints {@code testbed <variant> listening on http://HOST:PORT}, the line launchers wait for. */

@@ -236,7 +236,7 @@ public final class ItemService {
     private static Response failed(Throwable e) {
         Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
         if (cause instanceof StoreUnavailableException) {
-            return Response.problem(503, "The item store (Memcached) is unavailable: " + cause.getMessage());
+            return Response.problem(503, "Memcached is unavailable: " + cause.getMessage() + ".");
         }
         if (cause instanceof InvalidItemException) {
             return Response.problem(400, cause.getMessage());

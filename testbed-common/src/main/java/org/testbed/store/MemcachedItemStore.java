@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -234,13 +235,13 @@ public final class MemcachedItemStore implements ItemStore {
     }
 
     private static StoreUnavailableException failure(OperationFuture<?> done) {
-        return new StoreUnavailableException("Memcached answered " + done.getStatus().getStatusCode()
-                + ": " + done.getStatus().getMessage(), null);
+        return new StoreUnavailableException("it answered " + done.getStatus().getStatusCode()
+                + " (" + done.getStatus().getMessage() + ")", null);
     }
 
     private void requireAllServersConnected() {
         if (!client.getUnavailableServers().isEmpty()) {
-            throw new StoreUnavailableException("Memcached server(s) not connected: " + client.getUnavailableServers(), null);
+            throw new StoreUnavailableException("not connected to " + client.getUnavailableServers() + "; reconnecting", null);
         }
     }
 
@@ -260,7 +261,7 @@ public final class MemcachedItemStore implements ItemStore {
         } catch (InterruptedException e) {
             future.cancel(false);
             Thread.currentThread().interrupt();
-            throw new StoreUnavailableException("Interrupted while waiting for Memcached", e);
+            throw new StoreUnavailableException("interrupted while waiting for an answer", e);
         } catch (ExecutionException | IllegalStateException e) {
             throw unavailable(e);
         }
@@ -303,12 +304,43 @@ public final class MemcachedItemStore implements ItemStore {
     }
 
     private StoreUnavailableException timedOut(Throwable cause) {
-        return new StoreUnavailableException("Memcached did not answer within " + timeoutMillis + " ms", cause);
+        return new StoreUnavailableException("no answer within " + timeoutMillis + " ms", cause);
     }
 
+    /** A reason fit for a client (it ends up in the 503's detail); the cause keeps the rest. */
     private static StoreUnavailableException unavailable(Throwable e) {
         Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-        return new StoreUnavailableException("Memcached is unavailable: " + cause, cause);
+        String reason;
+        if (cause instanceof CancellationException) {
+            // FailureMode.Cancel: the operation's server has no connection right now.
+            reason = "the connection is down; reconnecting";
+        } else if (cause instanceof IllegalStateException) {
+            reason = "too many operations are queued for a server that does not answer";
+        } else {
+            reason = "the operation failed";
+        }
+        return new StoreUnavailableException(reason, cause);
+    }
+
+    /**
+     * Waits up to {@code limit} for a connection to every server, so a service started beside a
+     * running Memcached does not answer its first requests with 503. Returns false on time-out;
+     * the store keeps trying in the background either way.
+     */
+    public boolean awaitConnected(java.time.Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!client.getUnavailableServers().isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 
     private static ScheduledThreadPoolExecutor timeoutScheduler() {

@@ -1,0 +1,68 @@
+package org.testbed.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class TestbedConfigTest {
+    private static Properties properties(String... pairs) {
+        Properties properties = new Properties();
+        for (int i = 0; i < pairs.length; i += 2) {
+            properties.setProperty(pairs[i], pairs[i + 1]);
+        }
+        return properties;
+    }
+
+    @Test
+    void defaultsAreThoseOfTheDesign() {
+        TestbedConfig config = TestbedConfig.parse("t", new String[0], Map.of(), new Properties());
+        assertThat(config.host()).isEqualTo("0.0.0.0");
+        assertThat(config.port()).isEqualTo(8080);
+        assertThat(config.mode()).isEqualTo(Mode.SYNC);
+        assertThat(config.threads()).isEqualTo(200);
+        assertThat(config.tls()).isFalse();
+        assertThat(config.maxBody()).isEqualTo(65536);
+        assertThat(config.memcachedServers()).isEqualTo("127.0.0.1:11211");
+        assertThat(config.memcachedTimeoutMs()).isEqualTo(1000);
+    }
+
+    @Test
+    void flagWinsOverPropertyWhichWinsOverEnvironment() {
+        Map<String, String> env = Map.of("TESTBED_PORT", "1", "TESTBED_THREADS", "2", "TESTBED_MAX_BODY", "3",
+                "MEMCACHED_TIMEOUT_MS", "4");
+        Properties props = properties("testbed.port", "10", "testbed.threads", "20", "memcached.timeout.ms", "40");
+        TestbedConfig config = TestbedConfig.parse("t", new String[] {"--port", "100"}, env, props);
+        assertThat(config.port()).isEqualTo(100);
+        assertThat(config.threads()).isEqualTo(20);
+        assertThat(config.maxBody()).isEqualTo(3);
+        assertThat(config.memcachedTimeoutMs()).isEqualTo(40);
+    }
+
+    @Test
+    void everySettingHasItsDesignName() {
+        Map<String, String> env = Map.of("TESTBED_HOST", "127.0.0.1", "TESTBED_MODE", "virtual", "TESTBED_TLS", "true",
+                "MEMCACHED_SERVERS", "a:1,b:2");
+        TestbedConfig config = TestbedConfig.parse("t", new String[0], env, new Properties());
+        assertThat(config.host()).isEqualTo("127.0.0.1");
+        assertThat(config.mode()).isEqualTo(Mode.VIRTUAL);
+        assertThat(config.tls()).isTrue();
+        assertThat(config.memcachedServers()).isEqualTo("a:1,b:2");
+        assertThat(TestbedConfig.environmentName("--memcached-timeout-ms")).isEqualTo("MEMCACHED_TIMEOUT_MS");
+        assertThat(TestbedConfig.propertyName("TESTBED_MAX_BODY")).isEqualTo("testbed.max.body");
+    }
+
+    @Test
+    void badValuesAreReadableErrors() {
+        assertThatThrownBy(() -> TestbedConfig.parse("t", new String[] {"--port", "x"}, Map.of(), new Properties()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--port");
+        assertThatThrownBy(() -> TestbedConfig.parse("t", new String[] {"--port", "70000"}, Map.of(), new Properties()))
+                .hasMessageContaining("0..65535");
+        assertThatThrownBy(() -> TestbedConfig.parse("t", new String[] {"--mode", "turbo"}, Map.of(), new Properties()))
+                .hasMessageContaining("turbo");
+        assertThatThrownBy(() -> TestbedConfig.parse("t", new String[0], Map.of("TESTBED_THREADS", "0"), new Properties()))
+                .hasMessageContaining("--threads");
+    }
+}

@@ -1,0 +1,56 @@
+package org.testbed.item;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+class ItemCodecTest {
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void decodesNameAndPayloadAndEncodesAllThreeFields() {
+        Item item = ItemCodec.decode("k1", utf8("{\"payload\":\"p\\n\\u00e9\",\"name\":\"n\"}"));
+        assertThat(item).isEqualTo(new Item("k1", "n", "p\né"));
+        assertThat(new String(ItemCodec.encode(item), StandardCharsets.UTF_8))
+                .isEqualTo("{\"id\":\"k1\",\"name\":\"n\",\"payload\":\"p\\né\"}");
+        assertThat(ItemCodec.decodeStored(ItemCodec.encode(item))).isEqualTo(item);
+    }
+
+    @Test
+    void anAbsentOrNullPayloadBecomesEmptyAndAMatchingIdIsAllowed() {
+        assertThat(ItemCodec.decode("a", utf8("{\"name\":\"n\"}")).payload()).isEmpty();
+        assertThat(ItemCodec.decode("a", utf8("{\"name\":\"n\",\"payload\":null}")).payload()).isEmpty();
+        assertThat(ItemCodec.decode("a", utf8("{\"id\":\"a\",\"name\":\"n\"}")).name()).isEqualTo("n");
+    }
+
+    @Test
+    void nameLengthIsCountedInCodePoints() {
+        String emoji = "😀".repeat(ItemCodec.MAX_NAME_LENGTH);
+        assertThat(ItemCodec.decode("a", utf8("{\"name\":\"" + emoji + "\"}")).name()).isEqualTo(emoji);
+        assertThatThrownBy(() -> ItemCodec.decode("a", utf8("{\"name\":\"" + emoji + "x\"}")))
+                .isInstanceOf(InvalidItemException.class).hasMessageContaining("201");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", " ", "null", "[]", "\"s\"", "{}", "{\"name\":\"\"}", "{\"name\":1}", "{\"name\":false}",
+            "{\"name\":null}", "{\"name\":[]}", "{\"name\":{}}", "{\"name\":\"a\",\"payload\":1}",
+            "{\"name\":\"a\",\"payload\":[]}", "{\"name\":\"a\",\"x\":1}", "{\"name\":\"a\",\"name\":\"a\"}",
+            "{\"name\":\"a\"}x", "{\"name\":\"a\"} {}", "{\"name\":\"a\"", "{\"name\":\"a\",\"id\":\"b\"}",
+            "{'name':'a'}", "{\"name\":\"a\u0000\"}"})
+    void rejectsEverythingButOneObjectOfStrings(String body) {
+        assertThatThrownBy(() -> ItemCodec.decode("a", utf8(body))).isInstanceOf(InvalidItemException.class)
+                .message().isNotBlank().doesNotContain("Exception");
+    }
+
+    @Test
+    void rejectsInvalidUtf8() {
+        byte[] body = {'{', '"', 'n', 'a', 'm', 'e', '"', ':', '"', (byte) 0xff, '"', '}'};
+        assertThatThrownBy(() -> ItemCodec.decode("a", body)).isInstanceOf(InvalidItemException.class);
+    }
+}

@@ -1,0 +1,109 @@
+package org.testbed.contract;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One plain HTTP/1.1 connection, written and read by hand, so a test can see exactly what happens
+ * on the wire: several requests on one connection (keep-alive) and the framing of each response.
+ */
+final class RawConnection implements AutoCloseable {
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+    private final String hostHeader;
+
+    record RawResponse(int status, Map<String, String> headers, byte[] body) {
+        String header(String name) {
+            return headers.get(name.toLowerCase(Locale.ROOT));
+        }
+    }
+
+    RawConnection(URI base) throws IOException {
+        socket = new Socket(base.getHost(), base.getPort());
+        socket.setSoTimeout(10_000);
+        in = socket.getInputStream();
+        out = socket.getOutputStream();
+        hostHeader = base.getHost() + ":" + base.getPort();
+    }
+
+    RawResponse exchange(String method, String path, String contentType, byte[] body) throws IOException {
+        StringBuilder head = new StringBuilder();
+        head.append(method).append(' ').append(path).append(" HTTP/1.1\r\n");
+        head.append("Host: ").append(hostHeader).append("\r\n");
+        if (contentType != null) {
+            head.append("Content-Type: ").append(contentType).append("\r\n");
+        }
+        if (body != null) {
+            head.append("Content-Length: ").append(body.length).append("\r\n");
+        }
+        head.append("\r\n");
+        out.write(head.toString().getBytes(StandardCharsets.US_ASCII));
+        if (body != null) {
+            out.write(body);
+        }
+        out.flush();
+        return read(method);
+    }
+
+    private RawResponse read(String method) throws IOException {
+        String statusLine = line();
+        if (statusLine == null) {
+            throw new IOException("connection closed before a response");
+        }
+        String[] parts = statusLine.split(" ", 3);
+        int status = Integer.parseInt(parts[1]);
+        Map<String, String> headers = new LinkedHashMap<>();
+        String line;
+        while ((line = line()) != null && !line.isEmpty()) {
+            int colon = line.indexOf(':');
+            headers.put(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), line.substring(colon + 1).strip());
+        }
+        String length = headers.get("content-length");
+        if (headers.containsKey("transfer-encoding")) {
+            throw new IOException("chunked response; the contract wants Content-Length: " + headers);
+        }
+        byte[] body = method.equals("HEAD") || length == null ? new byte[0] : in.readNBytes(Integer.parseInt(length));
+        return new RawResponse(status, headers, body);
+    }
+
+    private String line() throws IOException {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) != -1) {
+            if (b == '\n') {
+                byte[] bytes = buffer.toByteArray();
+                int end = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
+                return new String(bytes, 0, end, StandardCharsets.ISO_8859_1);
+            }
+            buffer.write(b);
+        }
+        return buffer.size() == 0 ? null : buffer.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** True if the server has not closed its side: a read would block rather than see EOF. */
+    boolean isOpen() throws IOException {
+        socket.setSoTimeout(200);
+        try {
+            int b = in.read();
+            return b != -1;
+        } catch (java.net.SocketTimeoutException stillOpen) {
+            return true;
+        } finally {
+            socket.setSoTimeout(10_000);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
