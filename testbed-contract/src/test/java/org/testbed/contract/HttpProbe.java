@@ -140,7 +140,7 @@ final class HttpProbe {
     }
 
     /** Self-signed certificates are made at start by the variant; the suite only ever talks to loopback. */
-    private static SSLContext trustingLoopbackCertificates() {
+    static SSLContext trustingLoopbackCertificates() {
         TrustManager trustAll = new X509TrustManager() {
             @Override
             public void checkClientTrusted(X509Certificate[] chain, String authType) {

@@ -5,13 +5,18 @@ import java.util.Map;
 import java.util.Set;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.web.context.WebServerInitializedEvent;
+import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.MapPropertySource;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
+import org.testbed.server.tomcat.ProblemErrorReportValve;
+import org.testbed.server.tomcat.TomcatConnectors;
 import org.testbed.service.ItemService;
 import org.testbed.store.ItemStore;
 
@@ -50,15 +55,27 @@ public class SpringTomcatApplication {
         return ServerStartup.variantName(FAMILY, config.mode(), Mode.SYNC);
     }
 
-    /** DESIGN.md's settings in Spring Boot's names: the one place this variant is tuned. */
+    /** The settings Spring Boot itself must know; the connector is tuned in {@link #tomcatLikeTheOthers}. */
     static Map<String, Object> springProperties(TestbedConfig config) {
         Map<String, Object> properties = new HashMap<>();
         properties.put("server.address", config.host());
         properties.put("server.port", config.port());
-        properties.put("server.tomcat.threads.max", config.threads());
-        properties.put("server.tomcat.threads.min-spare", Math.min(10, config.threads()));
         properties.put("spring.threads.virtual.enabled", config.mode() == Mode.VIRTUAL);
         return properties;
+    }
+
+    /**
+     * The connector gets exactly the settings of the servlet-tomcat variants (threads, keep-alive
+     * without Tomcat's 100-request cap, idle timeouts, backlog, {@code Server} header, TLS), so the
+     * two differ only by Spring MVC; and Tomcat's own error pages become problem bodies.
+     */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> tomcatLikeTheOthers(TestbedConfig config) {
+        return factory -> {
+            factory.addConnectorCustomizers(connector -> TomcatConnectors.configure(connector, config));
+            factory.addContextCustomizers(context -> ((StandardHost) context.getParent())
+                    .setErrorReportValveClass(ProblemErrorReportValve.class.getName()));
+        };
     }
 
     @Bean(destroyMethod = "close")

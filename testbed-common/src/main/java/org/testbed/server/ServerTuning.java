@@ -1,0 +1,79 @@
+package org.testbed.server;
+
+import java.time.Duration;
+import org.testbed.config.Mode;
+import org.testbed.config.TestbedConfig;
+
+/**
+ * Every number a Tomcat or Jetty variant is tuned with, in one place, so that the containers are
+ * set up alike and a change shows up in one diff. The container-specific classes
+ * ({@code org.testbed.server.tomcat}, {@code org.testbed.server.jetty}) only translate these into
+ * their own settings.
+ */
+public final class ServerTuning {
+    /** The {@code Server} header of every response: no product, no version (TechEmpower's rules). */
+    public static final String SERVER_HEADER = "testbed";
+
+    /**
+     * An idle connection (waiting for its next request, or stalled mid-request) is closed after
+     * this; long enough for load tools with think time between requests to keep their connections.
+     */
+    public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+
+    /**
+     * The listen backlog. Tomcat's default (100) drops SYNs when a staircase step opens hundreds of
+     * connections at once; the kernel caps this at {@code net.core.somaxconn} anyway.
+     */
+    public static final int ACCEPT_QUEUE = 1024;
+
+    /**
+     * How much longer than its own deadline (the Memcached timeout, or the delay asked for) an
+     * asynchronous request may take before the container times it out. The store always answers
+     * within its timeout, so this only ever fires on a bug; it must never race the store's 503.
+     */
+    public static final Duration ASYNC_TIMEOUT_MARGIN = Duration.ofSeconds(5);
+
+    private ServerTuning() {
+    }
+
+    /**
+     * Platform threads that run request code.
+     * <ul>
+     *   <li>sync: {@code TESTBED_THREADS} (200), each blocked while its request waits, which is what
+     *       bounds sync throughput at threads / latency (Little's law);</li>
+     *   <li>async: threads only parse, route and write, never wait: two per core, at least 8;</li>
+     *   <li>virtual: a virtual thread per request; the platform threads here only carry the
+     *       container's own non-blocking work: two per core, at least 8.</li>
+     * </ul>
+     */
+    public static int workerThreads(TestbedConfig config) {
+        return config.mode() == Mode.SYNC ? config.threads() : Math.max(8, 2 * cores());
+    }
+
+    /**
+     * Threads kept alive while idle (Tomcat's and Spring Boot's default, 10): the rest are made on
+     * demand, during a run's warm-up, and start-up time and memory stay those of the container.
+     */
+    public static int minWorkerThreads(TestbedConfig config) {
+        return Math.min(workerThreads(config), 10);
+    }
+
+    /** Jetty's selector (event loop) threads: one per two cores, at least one. */
+    public static int selectorThreads() {
+        return Math.max(1, cores() / 2);
+    }
+
+    /** Threads accepting connections: one is plenty for keep-alive load. */
+    public static int acceptorThreads() {
+        return 1;
+    }
+
+    /** The async-context (or equivalent) timeout for a request that waits {@code waitMillis} at most. */
+    public static long asyncTimeoutMillis(long waitMillis) {
+        return waitMillis + ASYNC_TIMEOUT_MARGIN.toMillis();
+    }
+
+    public static int cores() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+}

@@ -1,0 +1,94 @@
+package org.testbed.server.tomcat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.catalina.connector.Request;
+import org.apache.catalina.connector.Response;
+import org.apache.catalina.valves.ErrorReportValve;
+import org.apache.coyote.ActionCode;
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
+import org.testbed.http.MediaTypes;
+import org.testbed.http.Problem;
+
+/**
+ * Tomcat's error pages as problem JSON: every error Tomcat answers by itself (a request line or
+ * URI it cannot parse, an encoded {@code /} it rejects, an exception escaping a servlet, a
+ * {@code sendError}) gets an {@code application/problem+json} body with {@code Content-Length},
+ * never Tomcat's HTML page and never a stack trace. Errors the application wrote itself pass
+ * through untouched.
+ *
+ * <p>Install it on the Host, in place of the default valve:
+ * <pre>{@code
+ * ((StandardHost) tomcat.getHost()).setErrorReportValveClass(ProblemErrorReportValve.class.getName());
+ * }</pre>
+ * (Spring Boot: from a {@code TomcatContextCustomizer}, {@code ((StandardHost) context.getParent())
+ * .setErrorReportValveClass(...)}, or add an instance with {@code getPipeline().addValve(..)}.)
+ */
+public class ProblemErrorReportValve extends ErrorReportValve {
+    private static final Log log = LogFactory.getLog(ProblemErrorReportValve.class);
+
+    public ProblemErrorReportValve() {
+        setShowReport(false);
+        setShowServerInfo(false);
+    }
+
+    @Override
+    protected void report(Request request, Response response, Throwable throwable) {
+        int status = response.getStatus();
+        // Same guards as Tomcat's own valve: only errors (sendError, or an exception turned into
+        // a 500), only once, only when nothing was written and the connection can still take it.
+        if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
+            return;
+        }
+        AtomicBoolean ioAllowed = new AtomicBoolean(true);
+        response.getCoyoteResponse().action(ActionCode.IS_IO_ALLOWED, ioAllowed);
+        if (!ioAllowed.get()) {
+            return;
+        }
+        if (status >= 500 && throwable != null) {
+            log.error("Request failed: " + request.getMethod() + " " + request.getRequestURI(), throwable);
+        }
+        byte[] body = Problem.of(status, detail(status, response.getMessage(), throwable)).toJson();
+        try {
+            response.setContentType(MediaTypes.PROBLEM_JSON);
+            response.setContentLength(body.length);
+            try {
+                OutputStream out = response.getOutputStream();
+                out.write(body);
+            } catch (IllegalStateException usingWriter) {
+                // The application took the writer before failing: write the same bytes through it.
+                response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+                PrintWriter writer = response.getReporter();
+                if (writer != null) {
+                    writer.write(new String(body, StandardCharsets.UTF_8));
+                }
+            }
+            response.finishResponse();
+        } catch (IOException | IllegalStateException e) {
+            // The client is gone or the response is committed after all: nothing more to say.
+            log.debug("Could not write the problem body for status " + status, e);
+        }
+    }
+
+    /**
+     * The problem's detail: Tomcat's own message for client errors (it names what was wrong, e.g.
+     * "Invalid character found in the request target"); a fixed sentence for server errors, whose
+     * cause belongs in the log, not in the answer.
+     */
+    static String detail(int status, String message, Throwable throwable) {
+        if (status >= 500) {
+            return "The server failed to handle this request; see the server log.";
+        }
+        if (message != null && !message.isBlank()) {
+            return message;
+        }
+        if (throwable != null && throwable.getMessage() != null && !throwable.getMessage().isBlank()) {
+            return throwable.getMessage();
+        }
+        return "The server rejected this request: " + Problem.titleOf(status) + ".";
+    }
+}

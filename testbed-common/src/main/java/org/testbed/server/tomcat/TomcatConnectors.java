@@ -1,0 +1,79 @@
+package org.testbed.server.tomcat;
+
+import org.apache.catalina.connector.Connector;
+import org.apache.coyote.http11.Http11NioProtocol;
+import org.apache.tomcat.util.net.SSLHostConfig;
+import org.apache.tomcat.util.net.SSLHostConfigCertificate;
+import org.testbed.config.Mode;
+import org.testbed.config.TestbedConfig;
+import org.testbed.server.ServerTuning;
+import org.testbed.tls.SelfSignedCertificate;
+
+/**
+ * The one HTTP/1.1 connector setup of every Tomcat variant: address and port, {@link ServerTuning}'s
+ * threads, timeouts and backlog, keep-alive without a request limit, gzip off, {@code Server:
+ * testbed}, virtual threads in mode virtual, HTTPS with a fresh self-signed certificate when
+ * {@code TESTBED_TLS=true}. Tomcat adds {@code Date} by itself.
+ *
+ * <p>Embedded Tomcat: {@link #newConnector}. Spring Boot, whose factory makes the connector:
+ * {@code factory.addConnectorCustomizers(c -> TomcatConnectors.configure(c, config))}.
+ */
+public final class TomcatConnectors {
+    private TomcatConnectors() {
+    }
+
+    /** A new NIO connector set up by {@link #configure}. */
+    public static Connector newConnector(TestbedConfig config) {
+        Connector connector = new Connector(Http11NioProtocol.class.getName());
+        configure(connector, config);
+        return connector;
+    }
+
+    /**
+     * Sets up {@code connector} for {@code config}. Mode virtual needs JDK 21 (check with
+     * {@code ServerStartup.requireRunnable} first: on 17 Tomcat only logs that the connector failed).
+     */
+    public static void configure(Connector connector, TestbedConfig config) {
+        String idleMillis = Long.toString(ServerTuning.IDLE_TIMEOUT.toMillis());
+        connector.setPort(config.port());
+        set(connector, "address", config.host());
+        set(connector, "server", ServerTuning.SERVER_HEADER);
+        set(connector, "compression", "off");
+        // Tomcat closes a connection after 100 requests by default: load tools would measure reconnects.
+        set(connector, "maxKeepAliveRequests", "-1");
+        set(connector, "keepAliveTimeout", idleMillis);
+        set(connector, "connectionTimeout", idleMillis);
+        set(connector, "acceptCount", Integer.toString(ServerTuning.ACCEPT_QUEUE));
+        if (config.mode() == Mode.VIRTUAL) {
+            set(connector, "useVirtualThreads", "true");
+        } else {
+            set(connector, "maxThreads", Integer.toString(ServerTuning.workerThreads(config)));
+            set(connector, "minSpareThreads", Integer.toString(ServerTuning.minWorkerThreads(config)));
+        }
+        if (config.tls()) {
+            enableTls(connector, SelfSignedCertificate.generate());
+        }
+    }
+
+    /** Serves HTTPS (HTTP/1.1 over TLS, JSSE) on {@code connector} with {@code certificate}. */
+    public static void enableTls(Connector connector, SelfSignedCertificate certificate) {
+        SSLHostConfig tls = new SSLHostConfig();
+        SSLHostConfigCertificate key = new SSLHostConfigCertificate(tls, SSLHostConfigCertificate.Type.UNDEFINED);
+        key.setCertificateKeystoreFile(certificate.keyStore().toAbsolutePath().toString());
+        key.setCertificateKeystorePassword(certificate.password());
+        key.setCertificateKeystoreType(SelfSignedCertificate.KEY_STORE_TYPE);
+        key.setCertificateKeyAlias(SelfSignedCertificate.ALIAS);
+        tls.addCertificate(key);
+        connector.addSslHostConfig(tls);
+        connector.setScheme("https");
+        connector.setSecure(true);
+        set(connector, "SSLEnabled", "true");
+    }
+
+    private static void set(Connector connector, String name, String value) {
+        if (!connector.setProperty(name, value)) {
+            throw new IllegalArgumentException("Tomcat " + connector.getProtocolHandlerClassName()
+                    + " has no property " + name);
+        }
+    }
+}
