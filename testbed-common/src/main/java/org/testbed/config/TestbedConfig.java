@@ -62,8 +62,17 @@ public final class TestbedConfig {
      * prints the error and exits 2 on bad input.
      */
     public static TestbedConfig fromCommandLine(String command, String[] args) {
+        return fromCommandLine(command, args, Mode.SYNC);
+    }
+
+    /**
+     * As {@link #fromCommandLine(String, String[])}, for a variant whose own default mode is not
+     * sync (an event loop offers only async): {@code defaultMode} applies when neither flag,
+     * property nor environment names a mode, and {@code --help} shows it.
+     */
+    public static TestbedConfig fromCommandLine(String command, String[] args, Mode defaultMode) {
         try {
-            TestbedConfig config = parse(command, args, System.getenv(), System.getProperties());
+            TestbedConfig config = parse(command, args, System.getenv(), System.getProperties(), defaultMode);
             if (config != null) {
                 return config;
             }
@@ -81,10 +90,20 @@ public final class TestbedConfig {
      * {@link IllegalArgumentException} with a readable message on bad input.
      */
     public static TestbedConfig parse(String command, String[] args, Map<String, String> env, Properties properties) {
+        return parse(command, args, env, properties, Mode.SYNC);
+    }
+
+    /** As {@link #parse(String, String[], Map, Properties)} with the variant's own default mode. */
+    public static TestbedConfig parse(String command, String[] args, Map<String, String> env, Properties properties,
+                                      Mode defaultMode) {
         TestbedConfig config = new TestbedConfig();
         CommandLine commandLine = new CommandLine(config)
                 .setCaseInsensitiveEnumValuesAllowed(true)
-                .setDefaultValueProvider(argSpec -> lookUp(argSpec, env, properties));
+                .setDefaultValueProvider(argSpec -> {
+                    String value = lookUp(argSpec, env, properties);
+                    boolean isMode = argSpec instanceof OptionSpec option && option.longestName().equals("--mode");
+                    return value == null && isMode ? defaultMode.label() : value;
+                });
         commandLine.setCommandName(command);
         try {
             commandLine.parseArgs(args);

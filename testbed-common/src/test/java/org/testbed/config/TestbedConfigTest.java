@@ -55,6 +55,16 @@ class TestbedConfigTest {
     }
 
     @Test
+    void aVariantCanHaveItsOwnDefaultModeWhichSettingsStillOverride() {
+        assertThat(TestbedConfig.parse("t", new String[0], Map.of(), new Properties(), Mode.ASYNC).mode())
+                .isEqualTo(Mode.ASYNC);
+        assertThat(TestbedConfig.parse("t", new String[0], Map.of("TESTBED_MODE", "sync"), new Properties(), Mode.ASYNC)
+                .mode()).isEqualTo(Mode.SYNC);
+        assertThat(TestbedConfig.parse("t", new String[] {"--mode", "virtual"}, Map.of(), new Properties(), Mode.ASYNC)
+                .mode()).isEqualTo(Mode.VIRTUAL);
+    }
+
+    @Test
     void badValuesAreReadableErrors() {
         assertThatThrownBy(() -> TestbedConfig.parse("t", new String[] {"--port", "x"}, Map.of(), new Properties()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--port");
