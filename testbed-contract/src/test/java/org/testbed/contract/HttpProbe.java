@@ -105,7 +105,11 @@ final class HttpProbe {
         }
         Reply reply = new Reply(response.statusCode(), response.headers(), response.body(),
                 Duration.ofNanos(System.nanoTime() - start));
-        checkUniversalRules(method + " " + path, reply);
+        if (method.equals("HEAD")) {
+            checkHeadRules(method + " " + path, reply);
+        } else {
+            checkUniversalRules(method + " " + path, reply);
+        }
         return reply;
     }
 
@@ -118,6 +122,17 @@ final class HttpProbe {
         }
         if (reply.status() >= 400) {
             assertProblem(what, reply, reply.status());
+        }
+    }
+
+    /** A HEAD answer has the headers of the GET answer and no body. */
+    static void checkHeadRules(String what, Reply reply) {
+        assertThat(reply.header("Server")).as("%s: Server header", what).contains("testbed");
+        assertThat(reply.header("Date")).as("%s: Date header", what).isPresent();
+        assertThat(reply.body()).as("%s: no body", what).isEmpty();
+        if (reply.status() >= 400) {
+            assertThat(reply.header("Content-Type")).as("%s: problem media type", what)
+                    .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
         }
     }
 

@@ -9,6 +9,7 @@ import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.web.context.WebServerInitializedEvent;
 import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.MapPropertySource;
@@ -76,6 +77,11 @@ public class SpringTomcatApplication {
             factory.addContextCustomizers(context -> ((StandardHost) context.getParent())
                     .setErrorReportValveClass(ProblemErrorReportValve.class.getName()));
         };
+    }
+
+    @Bean
+    FilterRegistrationBean<ContractMethodsFilter> contractMethodsOnly() {
+        return new FilterRegistrationBean<>(new ContractMethodsFilter());
     }
 
     @Bean(destroyMethod = "close")
