@@ -90,7 +90,7 @@ public final class JettyServers {
     static QueuedThreadPool threadPool(TestbedConfig config) {
         int leased = ServerTuning.acceptorThreads() + ServerTuning.selectorThreads();
         QueuedThreadPool pool = new QueuedThreadPool(ServerTuning.workerThreads(config) + leased,
-                ServerTuning.minWorkerThreads(config) + leased, (int) ServerTuning.IDLE_TIMEOUT.toMillis() * 2);
+                ServerTuning.minWorkerThreads(config) + leased);
         pool.setName("jetty-" + config.mode().label());
         if (config.mode() == Mode.VIRTUAL) {
             pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("jetty-virtual"));

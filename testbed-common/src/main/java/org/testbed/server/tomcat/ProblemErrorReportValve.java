@@ -13,6 +13,7 @@ import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
 import org.testbed.http.MediaTypes;
 import org.testbed.http.Problem;
+import org.testbed.server.ContainerErrors;
 
 /**
  * Tomcat's error pages as problem JSON: every error Tomcat answers by itself (a request line or
@@ -49,10 +50,9 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         if (!ioAllowed.get()) {
             return;
         }
-        if (status >= 500 && throwable != null) {
-            log.error("Request failed: " + request.getMethod() + " " + request.getRequestURI(), throwable);
-        }
-        byte[] body = Problem.of(status, detail(status, response.getMessage(), throwable)).toJson();
+        // An exception from the application was logged with its stack trace by StandardWrapperValve.
+        // Tomcat's parse errors carry their message and no throwable; a throwable is the application's.
+        byte[] body = Problem.of(status, ContainerErrors.detail(status, response.getMessage(), throwable != null)).toJson();
         try {
             response.setContentType(MediaTypes.PROBLEM_JSON);
             response.setContentLength(body.length);
@@ -72,23 +72,5 @@ public class ProblemErrorReportValve extends ErrorReportValve {
             // The client is gone or the response is committed after all: nothing more to say.
             log.debug("Could not write the problem body for status " + status, e);
         }
-    }
-
-    /**
-     * The problem's detail: Tomcat's own message for client errors (it names what was wrong, e.g.
-     * "Invalid character found in the request target"); a fixed sentence for server errors, whose
-     * cause belongs in the log, not in the answer.
-     */
-    static String detail(int status, String message, Throwable throwable) {
-        if (status >= 500) {
-            return "The server failed to handle this request; see the server log.";
-        }
-        if (message != null && !message.isBlank()) {
-            return message;
-        }
-        if (throwable != null && throwable.getMessage() != null && !throwable.getMessage().isBlank()) {
-            return throwable.getMessage();
-        }
-        return "The server rejected this request: " + Problem.titleOf(status) + ".";
     }
 }

@@ -44,6 +44,9 @@ public final class TomcatConnectors {
         set(connector, "keepAliveTimeout", idleMillis);
         set(connector, "connectionTimeout", idleMillis);
         set(connector, "acceptCount", Integer.toString(ServerTuning.ACCEPT_QUEUE));
+        // "100 Continue" only once the application reads the body: a rejected upload (413, 415) is
+        // answered without inviting the client to send it, as Jetty does.
+        set(connector, "continueResponseTiming", "onRead");
         if (config.mode() == Mode.VIRTUAL) {
             set(connector, "useVirtualThreads", "true");
         } else {

@@ -1,0 +1,52 @@
+package org.testbed.servlet.jetty;
+
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.testbed.config.TestbedConfig;
+import org.testbed.server.ServerStartup;
+import org.testbed.server.jetty.JettyServers;
+import org.testbed.server.jetty.ProblemErrorHandler;
+import org.testbed.servlet.Servlets;
+import org.testbed.store.ItemStore;
+
+/**
+ * Variants {@code servlet-jetty-sync}, {@code -async} and {@code -virtual}: the servlet of the mode
+ * on embedded Jetty 12.1 ee10 (Servlet 6.0), mapped to {@code /*} of the root context, no sessions.
+ * {@code java -jar servlet-jetty.jar --mode async --port 0}.
+ */
+public final class JettyServer {
+    public static final String FAMILY = "servlet-jetty";
+
+    private JettyServer() {
+    }
+
+    /** A Jetty for {@code config}, not yet started. It owns {@code store} and closes it once stopped. */
+    public static Server newServer(TestbedConfig config, ItemStore store) {
+        Server server = JettyServers.newServer(config, store);
+        ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
+        context.setContextPath("/");
+        context.setErrorHandler(new ProblemErrorHandler());
+        ServletHolder servlet = new ServletHolder("testbed", Servlets.forMode(Servlets.variant(FAMILY, config), config, store));
+        servlet.setAsyncSupported(true);
+        context.addServlet(servlet, "/*");
+        server.setHandler(context);
+        return server;
+    }
+
+    public static void main(String[] args) throws Exception {
+        TestbedConfig config = TestbedConfig.fromCommandLine(FAMILY, args);
+        ServerStartup.requireRunnable(FAMILY, config, Servlets.MODES);
+        Server server = newServer(config, ServerStartup.connectStore(config));
+        server.setStopAtShutdown(true);
+        try {
+            server.start();
+        } catch (Exception e) {
+            System.err.println("testbed: " + FAMILY + " failed to start: " + e);
+            server.stop();
+            System.exit(1);
+        }
+        ServerStartup.printReady(Servlets.variant(FAMILY, config), config, JettyServers.localPort(server));
+        server.join();
+    }
+}
