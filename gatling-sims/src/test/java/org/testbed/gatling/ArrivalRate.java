@@ -1,0 +1,28 @@
+package org.testbed.gatling;
+
+import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+
+import org.testbed.scenario.LoadShape;
+
+/**
+ * The sync-vs-async run, open model: {@code -Drps} (5000) requests per second offered for
+ * {@code -Dduration} (60 s), each one {@code GET /testbed/delay?ms=}{@code -DdelayMs} (150). Arrivals
+ * do not wait for responses, so a sync server bounded by Little's law (threads / latency) shows
+ * growing latency and errors, an async one does not.
+ *
+ * <p>Each arrival is a new user with one request, so connections are shared: without
+ * {@code shareConnections()} every request would open a new connection (and with https do a TLS
+ * handshake); with it, the pool keeps as many keep-alive connections as requests are in flight.
+ */
+public class ArrivalRate extends TestbedSimulation {
+
+    public ArrivalRate() {
+        LoadShape.ArrivalRate shape = shape(new LoadShape.ArrivalRate(
+                knobs.decimal("rps", 5000),
+                knobs.seconds("duration", 60)));
+        start(shape, workload("delay"), "open");
+        setUp(oneShotUsers("arrival-rate").injectOpen(constantUsersPerSec(shape.rps()).during(shape.duration())))
+                .protocols(protocol(true))
+                .assertions(assertions());
+    }
+}

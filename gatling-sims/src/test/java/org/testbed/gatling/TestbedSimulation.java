@@ -1,0 +1,328 @@
+package org.testbed.gatling;
+
+import static io.gatling.javaapi.core.CoreDsl.ByteArrayBody;
+import static io.gatling.javaapi.core.CoreDsl.bodyBytes;
+import static io.gatling.javaapi.core.CoreDsl.doSwitch;
+import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.global;
+import static io.gatling.javaapi.core.CoreDsl.onCase;
+import static io.gatling.javaapi.core.CoreDsl.pause;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.core.CoreDsl.stopLoadGeneratorIf;
+import static io.gatling.javaapi.http.HttpDsl.header;
+import static io.gatling.javaapi.http.HttpDsl.http;
+import static io.gatling.javaapi.http.HttpDsl.status;
+
+import io.gatling.javaapi.core.Assertion;
+import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.core.Session;
+import io.gatling.javaapi.core.Simulation;
+import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.gatling.javaapi.http.HttpRequestActionBuilder;
+import java.io.File;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import org.testbed.scenario.Check;
+import org.testbed.scenario.KeySpace;
+import org.testbed.scenario.LanePool;
+import org.testbed.scenario.LoadShape;
+import org.testbed.scenario.Mix;
+import org.testbed.scenario.Payloads;
+import org.testbed.scenario.RequestSpec;
+import org.testbed.scenario.RequestStream;
+import org.testbed.scenario.Seeds;
+import org.testbed.scenario.ThinkTime;
+import org.testbed.scenario.Workload;
+
+/**
+ * What every testbed simulation shares: the common knobs, the one Gatling request that executes any
+ * {@link RequestSpec} of the scenario library, the per-run statistics, the assertions that make
+ * {@code mvn gatling:test} fail on a bad run, and the summary written after it.
+ *
+ * <p>A subclass picks a {@link LoadShape} and a {@link Workload} (both from the library), calls
+ * {@link #start}, and injects {@link #loopingUsers} (each user keeps one lane, and one keep-alive
+ * connection, until the shape's time is up) or {@link #oneShotUsers} (each arriving user borrows a
+ * lane for one request; connections are shared).
+ */
+abstract class TestbedSimulation extends Simulation {
+    private static final String LANE = "testbedLane";
+    private static final String SPEC = "testbedSpec";
+    private static final String T0 = "testbedT0";
+    private static final String THINK = "testbedThink";
+    private static final String ETAG = "testbedEtag";
+    private static final String NO_BODY = "no-body";
+    private static final String BODY = "body";
+    private static final String BODY_IF_MATCH = "body-if-match";
+
+    protected final Knobs knobs = new Knobs();
+    protected final String target = knobs.string("target", "http://127.0.0.1:8080");
+    protected final boolean smoke = knobs.bool("smoke", false);
+    protected final double maxFailedPct = knobs.decimal("maxFailedPct", 0);
+    protected final double p99Ms = knobs.decimal("p99Ms", Double.NaN);
+    protected final String runId = knobs.string("runId", KeySpace.newRunId());
+    protected final String injector = knobs.string("injector", "i0");
+    protected final long seed = knobs.longValue("seed", 42);
+    protected final int payloadSize = Payloads.parseSize(knobs.string("payload", "100"));
+    protected final int preloadKeys = knobs.integer("keys", 1000);
+    protected final Mix mix = Mix.parse(knobs.string("mix", "80:10:5:5"));
+    protected final int delayMs = knobs.integer("delayMs", 150);
+    private final String summaryDir = knobs.string("summaryDir", "");
+    private final String startedAt = Instant.now().toString();
+
+    protected LoadShape shape;
+    protected Workload workload;
+    protected RunStats stats;
+    private LanePool lanes;
+    private String model;
+    /** Set to stop injecting early (the SLA search stops after the first broken level). */
+    protected volatile String stopReason;
+
+    protected TestbedSimulation() {
+        URI uri = URI.create(target);
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+            throw new IllegalArgumentException("-Dtarget=" + target + " must be http(s)://HOST:PORT");
+        }
+    }
+
+    /** The shape, shrunk to its smoke version with -Dsmoke=true. */
+    protected <S extends LoadShape> S shape(S full) {
+        @SuppressWarnings("unchecked")
+        S chosen = smoke ? (S) full.smoke() : full;
+        return chosen;
+    }
+
+    /** The workload named by -Dworkload (default {@code defaultName}). */
+    protected Workload workload(String defaultName) {
+        String name = knobs.string("workload", defaultName);
+        int keys = smoke ? Math.min(preloadKeys, 200) : preloadKeys;
+        return Workload.of(name, new Workload.Settings(new KeySpace(runId, injector), seed, payloadSize, keys, mix, delayMs));
+    }
+
+    protected void start(LoadShape shape, Workload workload, String model) {
+        this.shape = shape;
+        this.workload = workload;
+        this.model = model;
+        this.stats = new RunStats(shape);
+        this.lanes = new LanePool(workload);
+    }
+
+    /**
+     * The HTTP protocol: keep-alive (Gatling's default), no warm-up request (it would go to
+     * gatling.io), no cache. {@code shareConnections}: one pool for all users instead of one per user;
+     * needed when each user sends a single request, or every request would open (and for HTTPS
+     * handshake) a fresh connection.
+     */
+    protected HttpProtocolBuilder protocol(boolean shareConnections) {
+        HttpProtocolBuilder protocol = http.baseUrl(target)
+                .disableWarmUp()
+                .disableCaching()
+                .disableAutoReferer()
+                .acceptHeader("*/*")
+                .userAgentHeader("testbed-gatling");
+        return shareConnections ? protocol.shareConnections() : protocol;
+    }
+
+    /** Failed requests within -DmaxFailedPct, optionally p99 within -Dp99Ms, and at least one request. */
+    protected List<Assertion> assertions() {
+        List<Assertion> assertions = new ArrayList<>();
+        assertions.add(global().allRequests().count().gt(0L));
+        assertions.add(global().failedRequests().percent().lte(maxFailedPct));
+        if (!Double.isNaN(p99Ms)) {
+            assertions.add(global().responseTime().percentile(99.0).lte((int) Math.floor(p99Ms)));
+        }
+        return assertions;
+    }
+
+    /** Users that each hold one lane and send its requests (with think time) until the shape's time is up. */
+    protected ScenarioBuilder loopingUsers(String name, ThinkTime think) {
+        ChainBuilder step = think.isNone() ? request()
+                : request().exec(pause(s -> think.next(s.<SplittableRandom>get(THINK))));
+        return scenario(name)
+                .exec(s -> {
+                    stats.userStarted();
+                    return s.set(LANE, lanes.borrow()).set(THINK, Seeds.forLane(seed + 1, s.userId()));
+                })
+                .asLongAs(s -> stats.running()).on(step)
+                .exec(s -> {
+                    lanes.release(s.get(LANE));
+                    return s;
+                });
+    }
+
+    /** Users that arrive, borrow a lane, send one request and leave (open models). */
+    protected ScenarioBuilder oneShotUsers(String name) {
+        return scenario(name)
+                .exec(stopLoadGeneratorIf(s -> stopReason, s -> stopReason != null))
+                .exec(s -> {
+                    stats.userStarted();
+                    return s.set(LANE, lanes.borrow());
+                })
+                .exec(request())
+                .exec(s -> {
+                    lanes.release(s.get(LANE));
+                    return s;
+                });
+    }
+
+    /**
+     * One request of the user's lane. The request is chosen, timed and recorded here: the time is
+     * taken just before Gatling sends and just after its checks ran, and OK means Gatling did not
+     * mark the session failed (a status or check failure, a timeout or a connection error).
+     */
+    private ChainBuilder request() {
+        return exec(s -> {
+                    RequestSpec spec = s.<RequestStream>get(LANE).next();
+                    return s.markAsSucceeded().set(SPEC, spec).set(T0, System.nanoTime());
+                })
+                .doSwitch(s -> variant(spec(s))).on(
+                        onCase(NO_BODY).then(exec(checked(base()))),
+                        onCase(BODY).then(exec(checked(withBody()))),
+                        onCase(BODY_IF_MATCH).then(exec(checked(withBody().header("If-Match", s -> s.getString(ETAG))))))
+                .exec(s -> {
+                    long end = System.nanoTime();
+                    boolean ok = !s.isFailed();
+                    stats.record(s.getLong(T0), end, ok);
+                    s.<RequestStream>get(LANE).completed(spec(s), ok);
+                    return s.markAsSucceeded();
+                });
+    }
+
+    private static HttpRequestActionBuilder base() {
+        return http(s -> spec(s).name()).httpRequest(s -> spec(s).method().name(), s -> spec(s).path());
+    }
+
+    private static HttpRequestActionBuilder withBody() {
+        return base().body(ByteArrayBody(s -> spec(s).body())).header("Content-Type", RequestSpec.JSON);
+    }
+
+    /** The library's checks as Gatling checks: status, the header (saved when it is the ETag to send back), the body. */
+    private static HttpRequestActionBuilder checked(HttpRequestActionBuilder request) {
+        return request
+                .check(status().is(s -> spec(s).expectedStatus()))
+                .checkIf(s -> headerChecked(spec(s)) != null).then(header(s -> headerChecked(spec(s))).saveAs(ETAG))
+                .checkIf(s -> hasBodyChecks(spec(s))).then(
+                        bodyBytes().transformWithSession((body, s) -> bodyVerdict(spec(s), body)).is("ok"));
+    }
+
+    private static RequestSpec spec(Session session) {
+        return session.get(SPEC);
+    }
+
+    private static String variant(RequestSpec spec) {
+        return !spec.hasBody() ? NO_BODY : spec.sendIfMatch() ? BODY_IF_MATCH : BODY;
+    }
+
+    private static String headerChecked(RequestSpec spec) {
+        for (Check check : spec.checks()) {
+            if (check instanceof Check.HeaderPresent h) {
+                return h.name();
+            }
+        }
+        return null;
+    }
+
+    private static boolean hasBodyChecks(RequestSpec spec) {
+        for (Check check : spec.checks()) {
+            if (!(check instanceof Check.HeaderPresent)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** "ok", or why the body is wrong (Gatling shows it in the report's errors). */
+    private static String bodyVerdict(RequestSpec spec, byte[] body) {
+        for (Check check : spec.checks()) {
+            if (!(check instanceof Check.HeaderPresent)) {
+                String failure = check.failure(name -> null, body == null ? new byte[0] : body);
+                if (failure != null) {
+                    return failure;
+                }
+            }
+        }
+        return "ok";
+    }
+
+    @Override
+    public void before() {
+        System.out.printf(Locale.ROOT, "testbed %s: %s%n  target %s, workload %s, run %s, injector %s%s%n  knobs %s%n",
+                getClass().getSimpleName(), shape.describe(), target, workload.name(), runId, injector,
+                smoke ? " (smoke)" : "", knobs.used());
+        List<RequestSpec> preload = workload.preload();
+        if (!preload.isEmpty()) {
+            Preloader.run(target, preload);
+        }
+    }
+
+    @Override
+    public void after() {
+        RunStats.Row total = stats.total();
+        List<RunStats.Row> windows = shape.windows().size() > 1 || !shape.windows().get(0).start().isZero()
+                ? stats.windowRows() : List.of();
+        Summary summary = new Summary(getClass().getSimpleName(), runId, injector, target, workload.name(), model,
+                shape.describe(), smoke, startedAt, lanes.lanes(), knobs.used(), total, windows, sla(windows));
+        System.out.println(table(summary));
+        List<Path> written = new ArrayList<>();
+        Path runDirectory = gatlingRunDirectory();
+        if (runDirectory != null) {
+            written.addAll(summary.writeTo(runDirectory, "summary"));
+        }
+        if (!summaryDir.isEmpty()) {
+            written.addAll(summary.writeTo(Path.of(summaryDir), getClass().getSimpleName()));
+        }
+        for (Path path : written) {
+            System.out.println("testbed summary: " + path.toAbsolutePath());
+        }
+    }
+
+    /** The SLA verdicts; only the SLA search has them. */
+    protected Summary.Sla sla(List<RunStats.Row> windows) {
+        return null;
+    }
+
+    private static String table(Summary s) {
+        StringBuilder t = new StringBuilder();
+        t.append(String.format(Locale.ROOT, "%n---- testbed summary: %s, %s ----%n", s.simulation(), s.shape()));
+        t.append(String.format(Locale.ROOT, "%-10s %8s %10s %8s %10s %9s %9s %9s %9s %9s%n",
+                "window", "load", "requests", "errors", "rps", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms"));
+        List<RunStats.Row> rows = new ArrayList<>();
+        rows.add(s.total());
+        rows.addAll(s.windows());
+        for (RunStats.Row r : rows) {
+            t.append(String.format(Locale.ROOT, "%-10s %8s %10d %8d %10.1f %9.3f %9.3f %9.3f %9.3f %9.3f%n",
+                    r.window(), Double.isNaN(r.load()) ? "" : Summary.num(r.load()), r.requests(), r.ko(), r.rps(),
+                    r.p50(), r.p90(), r.p99(), r.p999(), r.max()));
+        }
+        if (s.sla() != null) {
+            t.append(String.format(Locale.ROOT, "SLA p99 <= %s ms: capacity %s req/s%s%n", Summary.num(s.sla().p99BoundMs()),
+                    Summary.num(s.sla().capacityRps()),
+                    s.sla().firstBreach() == null ? " (never broken)" : ", first broken at " + s.sla().firstBreach()));
+        }
+        return t.toString();
+    }
+
+    /**
+     * The folder Gatling writes this run's simulation.log and HTML report into: the newest
+     * {@code <simulation id>-<timestamp>} folder under the results folder the pom passes as
+     * {@code testbed.gatling.results} (null when run some other way).
+     */
+    private Path gatlingRunDirectory() {
+        String results = System.getProperty("testbed.gatling.results");
+        if (results == null) {
+            return null;
+        }
+        String prefix = getClass().getSimpleName().toLowerCase(Locale.ROOT) + "-";
+        File[] candidates = new File(results).listFiles(f -> f.isDirectory() && f.getName().startsWith(prefix));
+        if (candidates == null || candidates.length == 0) {
+            return null;
+        }
+        return java.util.Arrays.stream(candidates).max(Comparator.comparingLong(File::lastModified)).map(File::toPath).orElse(null);
+    }
+}

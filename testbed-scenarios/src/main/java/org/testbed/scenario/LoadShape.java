@@ -1,0 +1,313 @@
+package org.testbed.scenario;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How load is applied over time, as data a driver (Gatling, the runner, wrk) turns into its own
+ * injection profile. Each shape knows its total length, the windows that are measured separately
+ * (a staircase's levels, the SLA search's rate steps), and its {@link #smoke()} version: at most
+ * 10 s, at most 20 users, low rates, for CI.
+ */
+public sealed interface LoadShape {
+    /** Smoke runs: at most this long, this many users, this rate. */
+    Duration SMOKE_MAX_TIME = Duration.ofSeconds(10);
+    int SMOKE_MAX_USERS = 20;
+    double SMOKE_MAX_RATE = 40;
+    /** The label of a warm-up window: reported, never judged. */
+    String WARMUP = "warmup";
+
+    /** How long the load lasts, ramps included (not counting the last requests' response time). */
+    Duration total();
+
+    /** The windows reported one by one; offsets are from the start of the load. */
+    List<Window> windows();
+
+    /** The CI version of this shape. */
+    LoadShape smoke();
+
+    /** One line for logs and summaries. */
+    String describe();
+
+    /**
+     * A measured window.
+     *
+     * @param label e.g. {@code steady}, {@code level-03}
+     * @param start offset from the start of the load
+     * @param length how long the window lasts
+     * @param load the users (closed models) or arrivals per second (open models) it applies
+     */
+    record Window(String label, Duration start, Duration length, double load) {
+        public boolean contains(Duration offset) {
+            return offset.compareTo(start) >= 0 && offset.compareTo(start.plus(length)) < 0;
+        }
+    }
+
+    /**
+     * Open model, the JMeter way: {@code users} arrive evenly over {@code ramp}, then each loops its
+     * journey with {@code think} after every request until {@code hold} has passed after the ramp.
+     */
+    record Realistic(int users, Duration ramp, Duration hold, ThinkTime think) implements LoadShape {
+        public Realistic {
+            requirePositive("users", users);
+            requireNonNegative("ramp", ramp);
+            requirePositive("hold", hold);
+        }
+
+        @Override
+        public Duration total() {
+            return ramp.plus(hold);
+        }
+
+        @Override
+        public List<Window> windows() {
+            return List.of(new Window("steady", ramp, hold, users));
+        }
+
+        @Override
+        public Realistic smoke() {
+            return new Realistic(Math.min(users, SMOKE_MAX_USERS), min(ramp, Duration.ofSeconds(2)),
+                    min(hold, Duration.ofSeconds(6)),
+                    new ThinkTime(min(think.min(), Duration.ofMillis(100)), min(think.max(), Duration.ofMillis(500))));
+        }
+
+        @Override
+        public String describe() {
+            return String.format(Locale.ROOT, "realistic: %d users ramped over %ds, then %ds, think %d-%d ms",
+                    users, ramp.toSeconds(), hold.toSeconds(), think.min().toMillis(), think.max().toMillis());
+        }
+    }
+
+    /** Closed model: {@code concurrency} users back to back, no think time, for {@code duration} (wrk -c). */
+    record Throughput(int concurrency, Duration duration) implements LoadShape {
+        public Throughput {
+            requirePositive("concurrency", concurrency);
+            requirePositive("duration", duration);
+        }
+
+        @Override
+        public Duration total() {
+            return duration;
+        }
+
+        @Override
+        public List<Window> windows() {
+            return List.of(new Window("steady", Duration.ZERO, duration, concurrency));
+        }
+
+        @Override
+        public Throughput smoke() {
+            return new Throughput(Math.min(concurrency, SMOKE_MAX_USERS), min(duration, Duration.ofSeconds(5)));
+        }
+
+        @Override
+        public String describe() {
+            return String.format(Locale.ROOT, "throughput: %d concurrent users for %ds", concurrency, duration.toSeconds());
+        }
+    }
+
+    /**
+     * Closed model in steps: after {@code warmup} at {@code from} users (not measured as a level),
+     * {@code from}, {@code from+step}, ... up to {@code to} concurrent users, each level held for
+     * {@code level}, levels separated by {@code ramp} (both may be zero).
+     */
+    record Staircase(int from, int to, int step, Duration level, Duration ramp, Duration warmup) implements LoadShape {
+        public Staircase {
+            requirePositive("from", from);
+            requirePositive("step", step);
+            if (to < from) {
+                throw new IllegalArgumentException("staircase to (" + to + ") < from (" + from + ")");
+            }
+            requirePositive("level", level);
+            requireNonNegative("ramp", ramp);
+            requireNonNegative("warmup", warmup);
+        }
+
+        /** Parses {@code FROM:TO:STEP}, e.g. {@code 50:1100:50}. */
+        public static Staircase parse(String fromToStep, Duration level, Duration ramp, Duration warmup) {
+            int[] v = parseTriple(fromToStep, "users");
+            return new Staircase(v[0], v[1], v[2], level, ramp, warmup);
+        }
+
+        public int levels() {
+            return (to - from) / step + 1;
+        }
+
+        public List<Integer> users() {
+            List<Integer> users = new ArrayList<>();
+            for (int i = 0; i < levels(); i++) {
+                users.add(from + i * step);
+            }
+            return users;
+        }
+
+        @Override
+        public Duration total() {
+            return warmup.plus(level.multipliedBy(levels())).plus(ramp.multipliedBy(levels() - 1L));
+        }
+
+        @Override
+        public List<Window> windows() {
+            List<Window> windows = new ArrayList<>();
+            if (!warmup.isZero()) {
+                windows.add(new Window(WARMUP, Duration.ZERO, warmup, from));
+            }
+            List<Integer> users = users();
+            for (int i = 0; i < users.size(); i++) {
+                windows.add(new Window(String.format(Locale.ROOT, "level-%02d", i + 1),
+                        warmup.plus(level.plus(ramp).multipliedBy(i)), level, users.get(i)));
+            }
+            return windows;
+        }
+
+        @Override
+        public Staircase smoke() {
+            int t = Math.min(to, SMOKE_MAX_USERS);
+            int f = Math.min(from, Math.max(1, t / 4));
+            int s = Math.max(1, (t - f + 2) / 3); // ceil((t - f) / 3): at most 4 levels
+            return new Staircase(f, t, s, min(level, Duration.ofSeconds(2)), Duration.ZERO, min(warmup, Duration.ofSeconds(2)));
+        }
+
+        @Override
+        public String describe() {
+            return String.format(Locale.ROOT, "staircase: %d -> %d step %d users, %ds per level, %ds ramps, %ds warm-up",
+                    from, to, step, level.toSeconds(), ramp.toSeconds(), warmup.toSeconds());
+        }
+    }
+
+    /** Open model: {@code rps} arrivals per second (one request each) for {@code duration}. */
+    record ArrivalRate(double rps, Duration duration) implements LoadShape {
+        public ArrivalRate {
+            if (!(rps > 0)) {
+                throw new IllegalArgumentException("rps must be > 0: " + rps);
+            }
+            requirePositive("duration", duration);
+        }
+
+        @Override
+        public Duration total() {
+            return duration;
+        }
+
+        @Override
+        public List<Window> windows() {
+            return List.of(new Window("steady", Duration.ZERO, duration, rps));
+        }
+
+        @Override
+        public ArrivalRate smoke() {
+            return new ArrivalRate(Math.min(rps, SMOKE_MAX_RATE / 2), min(duration, Duration.ofSeconds(5)));
+        }
+
+        @Override
+        public String describe() {
+            return String.format(Locale.ROOT, "arrival rate: %s req/s for %ds", num(rps), duration.toSeconds());
+        }
+    }
+
+    /**
+     * Open model in rate steps: after {@code warmup} at {@code from} (not judged), {@code from},
+     * {@code from+step}, ... {@code to} arrivals per second, each held for {@code level}: the capacity
+     * under the SLA is the highest step whose p99 stays at or under {@code p99Ms} (and whose errors
+     * stay within bounds), all lower steps passing too.
+     */
+    record SlaCapacity(double from, double to, double step, Duration level, double p99Ms, Duration warmup) implements LoadShape {
+        public SlaCapacity {
+            if (!(from > 0) || !(step > 0) || to < from) {
+                throw new IllegalArgumentException("rate steps need 0 < from <= to and step > 0");
+            }
+            requirePositive("level", level);
+            if (!(p99Ms > 0)) {
+                throw new IllegalArgumentException("p99 bound must be > 0 ms");
+            }
+            requireNonNegative("warmup", warmup);
+        }
+
+        /** Parses {@code FROM:TO:STEP} in requests per second, e.g. {@code 1000:20000:1000}. */
+        public static SlaCapacity parse(String fromToStep, Duration level, double p99Ms, Duration warmup) {
+            int[] v = parseTriple(fromToStep, "req/s");
+            return new SlaCapacity(v[0], v[1], v[2], level, p99Ms, warmup);
+        }
+
+        public List<Double> rates() {
+            List<Double> rates = new ArrayList<>();
+            int n = (int) Math.floor((to - from) / step + 1e-9) + 1;
+            for (int i = 0; i < n; i++) {
+                rates.add(from + i * step);
+            }
+            return rates;
+        }
+
+        @Override
+        public Duration total() {
+            return warmup.plus(level.multipliedBy(rates().size()));
+        }
+
+        @Override
+        public List<Window> windows() {
+            List<Window> windows = new ArrayList<>();
+            if (!warmup.isZero()) {
+                windows.add(new Window(WARMUP, Duration.ZERO, warmup, from));
+            }
+            List<Double> rates = rates();
+            for (int i = 0; i < rates.size(); i++) {
+                windows.add(new Window(String.format(Locale.ROOT, "level-%02d", i + 1),
+                        warmup.plus(level.multipliedBy(i)), level, rates.get(i)));
+            }
+            return windows;
+        }
+
+        @Override
+        public SlaCapacity smoke() {
+            double t = Math.min(to, SMOKE_MAX_RATE);
+            double f = Math.min(from, t / 4);
+            return new SlaCapacity(f, t, (t - f) / 3, min(level, Duration.ofSeconds(2)), p99Ms, min(warmup, Duration.ofSeconds(2)));
+        }
+
+        @Override
+        public String describe() {
+            return String.format(Locale.ROOT, "sla capacity: %s -> %s step %s req/s, %ds per level, %ds warm-up, p99 <= %s ms",
+                    num(from), num(to), num(step), level.toSeconds(), warmup.toSeconds(), num(p99Ms));
+        }
+    }
+
+    private static int[] parseTriple(String text, String unit) {
+        String[] parts = text.trim().split(":");
+        if (parts.length != 3) {
+            throw new IllegalArgumentException("'" + text + "' must be FROM:TO:STEP (" + unit + "), e.g. 50:1100:50");
+        }
+        try {
+            return new int[] {Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()), Integer.parseInt(parts[2].trim())};
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + text + "' must be FROM:TO:STEP (" + unit + "), e.g. 50:1100:50");
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static void requirePositive(String what, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(what + " must be >= 1: " + value);
+        }
+    }
+
+    private static void requirePositive(String what, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(what + " must be > 0: " + value);
+        }
+    }
+
+    private static void requireNonNegative(String what, Duration value) {
+        if (value.isNegative()) {
+            throw new IllegalArgumentException(what + " must be >= 0: " + value);
+        }
+    }
+
+    private static String num(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : String.format(Locale.ROOT, "%.2f", d);
+    }
+}
