@@ -1,0 +1,41 @@
+package org.testbed.runner;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.testbed.runner.compare.CompareWriter;
+import org.testbed.runner.compare.Comparison;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {"Put two runs side by side: steps matched by variant, scenario and level, ratios B/A of"
+                + " throughput, p99 and CPU ms/request, both environments. Prints a table and writes an HTML page.",
+                "E.g. x86_64 vs arm64, or JDK 17 vs 25 on one machine."})
+final class CompareCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "DIR_A", description = "The baseline run folder (or its results.csv)")
+    Path a;
+
+    @Parameters(index = "1", paramLabel = "DIR_B", description = "The run compared with it")
+    Path b;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "The HTML page (default: DIR_B/compare-<A>.html)")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        for (Path p : new Path[] {a, b}) {
+            if (!Files.exists(CompareWriter.csv(p))) {
+                throw new IllegalArgumentException(p + " has no results.csv");
+            }
+        }
+        Comparison c = CompareWriter.load(a, b);
+        System.out.print(CompareWriter.table(c));
+        Path page = out != null ? out : (Files.isDirectory(b) ? b : b.toAbsolutePath().getParent())
+                .resolve("compare-" + (Files.isDirectory(a) ? a : a.toAbsolutePath().getParent()).toAbsolutePath().normalize().getFileName() + ".html");
+        CompareWriter.html(a, b, c, page);
+        System.out.println("matched " + c.matched().size() + " step(s); page: " + page);
+        return c.matched().isEmpty() ? 1 : 0;
+    }
+}

@@ -1,0 +1,100 @@
+package org.testbed.runner;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.testbed.runner.load.Level;
+import org.testbed.runner.load.LoadDriver;
+import org.testbed.runner.load.LoadResult;
+import org.testbed.runner.load.NioHttpDriver;
+import org.testbed.runner.load.Scenarios;
+import org.testbed.runner.load.Target;
+import org.testbed.runner.load.WrkDriver;
+import org.testbed.runner.step.Levels;
+import org.testbed.runner.step.Pinning;
+import org.testbed.scenario.KeySpace;
+import org.testbed.scenario.RequestSpec;
+import org.testbed.scenario.Workload;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * One step against a server that is already running (loopback only), with a chosen driver: how
+ * the drivers were compared, and a quick way to poke a variant started with {@code ./testbed serve}.
+ */
+@Command(name = "drive", mixinStandardHelpOptions = true,
+        description = "Send one step of load to an already running server on 127.0.0.1 and print what the driver measured.")
+final class DriveCommand implements Callable<Integer> {
+    @Option(names = "--url", required = true, paramLabel = "URL", description = "e.g. http://127.0.0.1:8080 (loopback only)")
+    URI url;
+
+    @Option(names = "--scenario", defaultValue = "mix", paramLabel = "NAME", description = "journey, mix, plaintext, json, delay")
+    String scenario;
+
+    @Option(names = "--concurrency", paramLabel = "N", description = "Closed model users")
+    Integer concurrency;
+
+    @Option(names = "--rate", paramLabel = "N", description = "Open model arrivals per second")
+    Double rate;
+
+    @Option(names = "--duration", defaultValue = "10s", paramLabel = "TIME")
+    String duration;
+
+    @Option(names = "--driver", defaultValue = NioHttpDriver.NAME, paramLabel = "NAME", description = "testbed-nio or wrk")
+    String driver;
+
+    @Option(names = "--load-cpus", paramLabel = "LIST", description = "Pin the driver (taskset list)")
+    String loadCpus;
+
+    @Option(names = "--warmup", defaultValue = "5s", paramLabel = "TIME",
+            description = "Unmeasured load first, in this JVM: the in-JVM driver is measured JIT-compiled, like in a run")
+    String warmup;
+
+    @Option(names = "--delay-ms", defaultValue = "150", paramLabel = "MS")
+    int delayMs;
+
+    @Option(names = "--raw", description = "Print the driver's raw output too")
+    boolean raw;
+
+    @Override
+    public Integer call() throws Exception {
+        Target target = Target.of(url);
+        Level level = rate != null ? Level.open(rate) : Level.closed(concurrency != null ? concurrency : 64);
+        int cpus = Runtime.getRuntime().availableProcessors();
+        if (loadCpus != null) {
+            Pinning.pin(ProcessHandle.current().pid(), loadCpus);
+            cpus = Pinning.parse(loadCpus).size();
+        }
+        String runId = KeySpace.newRunId();
+        Scenarios scenarios = new Scenarios(runId, 100, delayMs, 42L);
+        Workload workload = scenarios.workload(scenario, "drive");
+        List<RequestSpec> preload = scenarios.preload(workload);
+        if (!preload.isEmpty()) {
+            java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+            for (RequestSpec spec : preload) {
+                client.send(java.net.http.HttpRequest.newBuilder(url.resolve(spec.path()))
+                        .header("Content-Type", RequestSpec.JSON)
+                        .PUT(java.net.http.HttpRequest.BodyPublishers.ofByteArray(spec.body())).build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding());
+            }
+        }
+        LoadDriver d = driver.equals(WrkDriver.NAME)
+                ? new WrkDriver(WrkDriver.find(), Files.createTempDirectory("testbed-drive"), Levels.duration("10s"))
+                : new NioHttpDriver(Levels.duration("10s"), 4096);
+        if (!Levels.duration(warmup).isZero()) {
+            d.run(target, scenarios.workload(scenario, "drive-warm"), level, Levels.duration(warmup), cpus);
+        }
+        LoadResult r = d.run(target, workload, level, Levels.duration(duration), cpus);
+        System.out.printf(Locale.ROOT, "%s %s %s: %d requests, %d errors, %.0f req/s, p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f max %.3f ms,"
+                        + " driver CPU %.0f ms = %.1f%% of %d CPU(s)%n", d.name(), scenario, level.label(), r.requests(), r.errors(),
+                r.rps(), r.latency().p50(), r.latency().p90(), r.latency().p99(), r.latency().p999(), r.latency().max(),
+                r.driverCpuMs(), 100 * r.driverCpuMs() / (r.seconds() * 1000 * cpus), cpus);
+        if (raw) {
+            System.out.println(r.raw());
+        }
+        return 0;
+    }
+}

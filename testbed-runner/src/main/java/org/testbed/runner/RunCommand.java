@@ -1,0 +1,198 @@
+package org.testbed.runner;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.testbed.runner.load.Level;
+import org.testbed.runner.load.NioHttpDriver;
+import org.testbed.runner.load.Scenarios;
+import org.testbed.runner.load.WrkDriver;
+import org.testbed.runner.step.Levels;
+import org.testbed.runner.step.Pinning;
+import org.testbed.runner.step.Profile;
+import org.testbed.runner.step.RunSettings;
+import org.testbed.runner.step.Runner;
+import org.testbed.scenario.KeySpace;
+import org.testbed.variant.Variant;
+import org.testbed.variant.VariantManifest;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Start memcached (unless MEMCACHED_SERVERS is set), then each variant from its jar: warm it up,"
+                + " run every scenario step by step, measure client latency and server CPU per request, stop it.",
+                "Writes results/<run-id>/: results.csv (DESIGN.md's columns), steps.csv, environment.json, raw/,"
+                        + " logs/ and report.html."})
+final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--variants", split = ",", paramLabel = "NAME",
+            description = "Variants to run (default: every variant of variants.conf a JDK here can run)")
+    List<String> variants;
+
+    @Option(names = "--scenarios", split = ",", paramLabel = "NAME",
+            description = "Scenarios from the scenario library: journey, mix, plaintext, json, delay (default: the profile's)")
+    List<String> scenarios;
+
+    @Option(names = "--concurrency", paramLabel = "FROM:TO:STEP|N,N",
+            description = "Closed-model levels (users), e.g. 50:1100:50 or 8,64,256; applies to every scenario")
+    String concurrency;
+
+    @Option(names = "--rate", paramLabel = "FROM:TO:STEP|N,N",
+            description = "Open-model levels (arrivals per second), e.g. 1000:5000:1000; applies to every scenario")
+    String rate;
+
+    @Option(names = "--duration", paramLabel = "TIME", description = "Measured time per step, e.g. 10s (default: the profile's)")
+    String duration;
+
+    @Option(names = "--warmup", paramLabel = "TIME", description = "Unmeasured load per scenario before its first step (default: the profile's)")
+    String warmup;
+
+    @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
+            description = "default (every variant at a few levels, < 10 min on 2 cores) or seed (the studies: staircase"
+                    + " 50..1100 step 50, 60 s per level after 300 s warm-up, then 5000 req/s for 60 s on a 150 ms delay)")
+    String profile;
+
+    @Option(names = "--java", paramLabel = "PATH",
+            description = "The java launcher for every variant (variants needing a newer JDK are skipped); default: each"
+                    + " variant's JDK is the running one if new enough, else JAVA21_HOME or the newest in /usr/lib/jvm")
+    Path java;
+
+    @Option(names = "--server-cpus", paramLabel = "LIST",
+            description = "CPUs for the server (taskset list, '' = no pinning); default: the first half of the CPUs when there are 2+")
+    String serverCpus;
+
+    @Option(names = "--load-cpus", paramLabel = "LIST", description = "CPUs for the load driver; default: the other half")
+    String loadCpus;
+
+    @Option(names = "--memcached-cpus", paramLabel = "LIST", description = "CPUs for the runner's memcached (default: the load driver's)")
+    String memcachedCpus;
+
+    @Option(names = "--flamegraph", description = "A CPU flame graph per step (async-profiler), linked from the report")
+    boolean flamegraph;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "The run folder (default: results/<run-id>)")
+    Path out;
+
+    @Option(names = "--driver", paramLabel = "NAME", defaultValue = "auto",
+            description = "auto (= testbed-nio), testbed-nio, or wrk (closed-model mix/plaintext/json/delay steps only;"
+                    + " other steps fall back to testbed-nio)")
+    String driver;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "200", description = "Worker threads of sync variants (TESTBED_THREADS)")
+    int threads;
+
+    @Option(names = "--delay-ms", paramLabel = "MS", defaultValue = "150", description = "Simulated I/O of the delay scenario")
+    int delayMs;
+
+    @Option(names = "--payload-size", paramLabel = "BYTES", defaultValue = "100", description = "Payload of written items")
+    int payloadSize;
+
+    @Option(names = "--max-connections", paramLabel = "N", defaultValue = "4096", description = "Open model: most connections the driver opens")
+    int maxConnections;
+
+    @Option(names = "--timeout", paramLabel = "TIME", defaultValue = "10s", description = "Per-request timeout of the driver")
+    String timeout;
+
+    @Option(names = "--saturation", paramLabel = "PCT", defaultValue = "90",
+            description = "Flag a step when the driver used more than this share of its CPUs")
+    double saturation;
+
+    @Option(names = "--jvm-args", paramLabel = "ARGS", defaultValue = "-Xms1g -Xmx1g",
+            description = "JVM options for every variant (one string)")
+    String jvmArgs;
+
+    @Option(names = "--run-id", paramLabel = "ID", description = "The run id (default: r<UTC time>-<random>)")
+    String runId;
+
+    @Option(names = "--root", paramLabel = "DIR", description = "The repository root (default: $TESTBED_ROOT or the current directory)")
+    Path root;
+
+    @Override
+    public Integer call() throws Exception {
+        Path repo = root();
+        VariantManifest manifest = VariantManifest.load(repo.resolve(VariantManifest.FILE_NAME));
+        List<Variant> selected = new ArrayList<>();
+        if (variants == null || variants.isEmpty()) {
+            selected.addAll(manifest.variants());
+        } else {
+            for (String name : variants) {
+                if (!name.isBlank()) {
+                    selected.add(manifest.find(name.strip()));
+                }
+            }
+        }
+        Profile p = Profile.of(profile);
+        Map<String, List<Level>> plan = new LinkedHashMap<>();
+        List<String> names = scenarios == null || scenarios.isEmpty() ? new ArrayList<>(p.scenarios().keySet()) : scenarios;
+        for (String name : names) {
+            String n = name.strip();
+            Scenarios.validate(n);
+            List<Level> levels = new ArrayList<>();
+            if (concurrency != null) {
+                levels.addAll(Levels.concurrency(concurrency));
+            }
+            if (rate != null) {
+                levels.addAll(Levels.rate(rate));
+            }
+            if (levels.isEmpty()) {
+                levels.addAll(p.scenarios().getOrDefault(n, Levels.concurrency("8,64,256")));
+            }
+            plan.put(n, levels);
+        }
+        String d = driver.strip();
+        if (!d.equals("auto") && !d.equals(NioHttpDriver.NAME) && !d.equals(WrkDriver.NAME)) {
+            throw new IllegalArgumentException("--driver must be auto, " + NioHttpDriver.NAME + " or " + WrkDriver.NAME);
+        }
+        if (java != null && !Files.isExecutable(java)) {
+            throw new IllegalArgumentException("--java " + java + " is not an executable java launcher");
+        }
+        String id = runId != null ? runId : KeySpace.newRunId();
+        Path folder = out != null ? out : repo.resolve("results").resolve(id);
+        if (Files.isRegularFile(folder.resolve("results.csv"))) {
+            throw new IllegalArgumentException(folder + " already holds a run; choose another --out");
+        }
+        Pinning pinning = Pinning.decide(serverCpus, loadCpus, memcachedCpus, Pinning.allowedCpus(), Pinning.tasksetAvailable());
+        String servers = System.getenv("MEMCACHED_SERVERS");
+        RunSettings settings = new RunSettings(repo, folder.toAbsolutePath(), id, selected,
+                java == null ? null : java.toAbsolutePath(), plan,
+                duration != null ? Levels.duration(duration) : p.duration(),
+                warmup != null ? Levels.duration(warmup) : p.warmup(), p.name().toLowerCase(Locale.ROOT),
+                pinning, flamegraph, d, threads, delayMs, payloadSize, maxConnections, Levels.duration(timeout),
+                saturation, jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")),
+                servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs());
+        if (settings.duration().compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("--duration must be at least 1s");
+        }
+        Runner runner = new Runner(settings, System.out);
+        int rows = runner.run();
+        return rows > 0 ? (runner.problems().isEmpty() ? 0 : 3) : 1;
+    }
+
+    private Path root() {
+        if (root != null) {
+            return root.toAbsolutePath();
+        }
+        String env = System.getenv("TESTBED_ROOT");
+        if (env != null && !env.isBlank()) {
+            return Path.of(env).toAbsolutePath();
+        }
+        Path dir = Path.of("").toAbsolutePath();
+        for (Path p = dir; p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve(VariantManifest.FILE_NAME))) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("no variants.conf here or above " + dir + "; pass --root");
+    }
+}

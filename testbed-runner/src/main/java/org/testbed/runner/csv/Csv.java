@@ -1,0 +1,82 @@
+package org.testbed.runner.csv;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** RFC 4180 CSV: fields with a comma, quote or line break are quoted, quotes doubled. */
+public final class Csv {
+    private Csv() {
+    }
+
+    public static String line(List<String> fields) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < fields.size(); i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            String f = fields.get(i) == null ? "" : fields.get(i);
+            if (f.indexOf(',') >= 0 || f.indexOf('"') >= 0 || f.indexOf('\n') >= 0 || f.indexOf('\r') >= 0) {
+                out.append('"').append(f.replace("\"", "\"\"")).append('"');
+            } else {
+                out.append(f);
+            }
+        }
+        return out.append('\n').toString();
+    }
+
+    /** Parses a whole CSV text into records of fields. */
+    public static List<List<String>> parse(String text) {
+        List<List<String>> records = new ArrayList<>();
+        List<String> record = new ArrayList<>();
+        StringBuilder field = new StringBuilder();
+        boolean quoted = false;
+        boolean any = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quoted) {
+                if (c == '"') {
+                    if (i + 1 < text.length() && text.charAt(i + 1) == '"') {
+                        field.append('"');
+                        i++;
+                    } else {
+                        quoted = false;
+                    }
+                } else {
+                    field.append(c);
+                }
+                continue;
+            }
+            switch (c) {
+                case '"' -> {
+                    quoted = true;
+                    any = true;
+                }
+                case ',' -> {
+                    record.add(field.toString());
+                    field.setLength(0);
+                    any = true;
+                }
+                case '\r' -> {
+                }
+                case '\n' -> {
+                    if (any || field.length() > 0 || !record.isEmpty()) {
+                        record.add(field.toString());
+                        records.add(record);
+                    }
+                    record = new ArrayList<>();
+                    field.setLength(0);
+                    any = false;
+                }
+                default -> {
+                    field.append(c);
+                    any = true;
+                }
+            }
+        }
+        if (any || field.length() > 0 || !record.isEmpty()) {
+            record.add(field.toString());
+            records.add(record);
+        }
+        return records;
+    }
+}

@@ -1,0 +1,84 @@
+package org.testbed.runner.csv;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One row of {@code results.csv}: one variant x scenario x step, in exactly DESIGN.md's columns
+ * ({@link ResultsCsv#COLUMNS}). Latencies in milliseconds with microsecond resolution, CPU in
+ * milliseconds of server CPU time per request (user and system apart), RSS in MiB after the step,
+ * GC collections and their time during the step.
+ *
+ * <p>{@code concurrency} is the closed model's users (0 for an open-model step) and
+ * {@code target_rps} the open model's arrival rate (0 for a closed-model step).
+ */
+public record ResultRow(String runId, String startedAt, String host, String arch, String cpuModel, int cpus,
+                        String jdk, String variant, String mode, String scenario, String driver, int concurrency,
+                        double targetRps, double durationS, long requests, long errors, double rps,
+                        double latP50Ms, double latP90Ms, double latP99Ms, double latP999Ms, double latMaxMs,
+                        double cpuUserMsPerReq, double cpuSysMsPerReq, double serverRssMb, long gcCount,
+                        double gcMs) {
+
+    /** Server CPU time per request, user plus system. */
+    public double cpuMsPerReq() {
+        return cpuUserMsPerReq + cpuSysMsPerReq;
+    }
+
+    public boolean isOpen() {
+        return targetRps > 0;
+    }
+
+    /** What identifies a step across runs: variant, scenario and the level. */
+    public StepKey key() {
+        return new StepKey(variant, scenario, concurrency, targetRps);
+    }
+
+    /** The fields in column order, formatted. */
+    public List<String> fields() {
+        return List.of(runId, startedAt, host, arch, cpuModel, Integer.toString(cpus), jdk, variant, mode, scenario,
+                driver, Integer.toString(concurrency), num(targetRps, 1), num(durationS, 3), Long.toString(requests),
+                Long.toString(errors), num(rps, 1), num(latP50Ms, 3), num(latP90Ms, 3), num(latP99Ms, 3),
+                num(latP999Ms, 3), num(latMaxMs, 3), num(cpuUserMsPerReq, 5), num(cpuSysMsPerReq, 5),
+                num(serverRssMb, 1), Long.toString(gcCount), num(gcMs, 1));
+    }
+
+    /** Reads a row from a header-to-value map. */
+    public static ResultRow of(Map<String, String> v) {
+        return new ResultRow(v.get("run_id"), v.get("started_at"), v.get("host"), v.get("arch"), v.get("cpu_model"),
+                i(v, "cpus"), v.get("jdk"), v.get("variant"), v.get("mode"), v.get("scenario"), v.get("driver"),
+                i(v, "concurrency"), d(v, "target_rps"), d(v, "duration_s"), l(v, "requests"), l(v, "errors"),
+                d(v, "rps"), d(v, "lat_p50_ms"), d(v, "lat_p90_ms"), d(v, "lat_p99_ms"), d(v, "lat_p999_ms"),
+                d(v, "lat_max_ms"), d(v, "cpu_user_ms_per_req"), d(v, "cpu_sys_ms_per_req"), d(v, "server_rss_mb"),
+                l(v, "gc_count"), d(v, "gc_ms"));
+    }
+
+    static String num(double value, int decimals) {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "%." + decimals + "f", value);
+    }
+
+    private static int i(Map<String, String> v, String k) {
+        String s = v.get(k);
+        return s == null || s.isBlank() ? 0 : (int) Double.parseDouble(s);
+    }
+
+    private static long l(Map<String, String> v, String k) {
+        String s = v.get(k);
+        return s == null || s.isBlank() ? 0 : (long) Double.parseDouble(s);
+    }
+
+    private static double d(Map<String, String> v, String k) {
+        String s = v.get(k);
+        return s == null || s.isBlank() ? Double.NaN : Double.parseDouble(s);
+    }
+
+    /** Variant, scenario and level: rows of two runs with the same key are the same step. */
+    public record StepKey(String variant, String scenario, int concurrency, double targetRps) {
+        public String level() {
+            return targetRps > 0 ? String.format(Locale.ROOT, "%.0f/s", targetRps) : "c=" + concurrency;
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package org.testbed.runner.csv;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code results.csv}: DESIGN.md's columns, exactly and in order, the same on every machine, so
+ * that any two runs can be put side by side. Anything else the runner knows about a step goes to
+ * the sidecar {@code steps.csv} ({@link StepsCsv}).
+ */
+public final class ResultsCsv {
+    public static final String FILE = "results.csv";
+
+    /** DESIGN.md, "Results". Do not reorder, rename or extend: extras belong in steps.csv. */
+    public static final List<String> COLUMNS = List.of("run_id", "started_at", "host", "arch", "cpu_model", "cpus",
+            "jdk", "variant", "mode", "scenario", "driver", "concurrency", "target_rps", "duration_s", "requests",
+            "errors", "rps", "lat_p50_ms", "lat_p90_ms", "lat_p99_ms", "lat_p999_ms", "lat_max_ms",
+            "cpu_user_ms_per_req", "cpu_sys_ms_per_req", "server_rss_mb", "gc_count", "gc_ms");
+
+    private ResultsCsv() {
+    }
+
+    public static String header() {
+        return Csv.line(COLUMNS);
+    }
+
+    /** Creates {@code file} with the header only. */
+    public static void create(Path file) throws IOException {
+        Files.writeString(file, header(), StandardCharsets.UTF_8);
+    }
+
+    /** Appends a row (the file is complete after every step, should the run be stopped). */
+    public static void append(Path file, ResultRow row) throws IOException {
+        Files.writeString(file, Csv.line(row.fields()), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+    }
+
+    public static void write(Path file, List<ResultRow> rows) throws IOException {
+        StringBuilder out = new StringBuilder(header());
+        for (ResultRow row : rows) {
+            out.append(Csv.line(row.fields()));
+        }
+        Files.writeString(file, out, StandardCharsets.UTF_8);
+    }
+
+    public static List<ResultRow> read(Path file) throws IOException {
+        List<ResultRow> rows = new ArrayList<>();
+        for (Map<String, String> record : records(Files.readString(file, StandardCharsets.UTF_8), file.toString(), COLUMNS)) {
+            rows.add(ResultRow.of(record));
+        }
+        return rows;
+    }
+
+    /** Header-keyed records; the header must start with {@code expected} (extra trailing columns are tolerated). */
+    static List<Map<String, String>> records(String text, String origin, List<String> expected) throws IOException {
+        List<List<String>> lines = Csv.parse(text);
+        if (lines.isEmpty()) {
+            throw new IOException(origin + " is empty");
+        }
+        List<String> header = lines.get(0);
+        if (header.size() < expected.size() || !header.subList(0, expected.size()).equals(expected)) {
+            throw new IOException(origin + " does not have the expected columns " + expected + "; it has " + header);
+        }
+        List<Map<String, String>> records = new ArrayList<>();
+        for (List<String> line : lines.subList(1, lines.size())) {
+            Map<String, String> record = new HashMap<>();
+            for (int i = 0; i < header.size() && i < line.size(); i++) {
+                record.put(header.get(i), line.get(i));
+            }
+            records.add(record);
+        }
+        return records;
+    }
+}

@@ -1,0 +1,112 @@
+package org.testbed.runner.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.testbed.runner.csv.ResultRow;
+import org.testbed.runner.csv.ResultsCsv;
+import org.testbed.runner.csv.StepRecord;
+import org.testbed.runner.csv.StepsCsv;
+import org.testbed.runner.env.Environment;
+
+/**
+ * Writes {@code report.html} for a run folder: one self-contained file (CSS, script and data
+ * inlined, no network) whose small SVG renderer draws rps and p99 against the level per variant,
+ * CPU ms per request (user and system stacked), the percentile table, the environment, and for
+ * the delay scenario the Little's-law bound of the sync variants. When the page has rendered it
+ * sets {@code data-render="ok"} on {@code <body>} (or {@code "error"} with the messages in
+ * {@code #render-errors}), which the headless-browser test reads.
+ */
+public final class ReportWriter {
+    public static final String FILE = "report.html";
+
+    private ReportWriter() {
+    }
+
+    /** Regenerates {@code report.html} in {@code runDir}; returns its path. */
+    public static Path write(Path runDir) throws IOException {
+        List<ResultRow> rows = ResultsCsv.read(runDir.resolve(ResultsCsv.FILE));
+        List<StepRecord> steps = StepsCsv.read(runDir.resolve(StepsCsv.FILE));
+        JsonNode env = Environment.read(runDir.resolve(Environment.FILE));
+        ObjectNode data = Environment.JSON.createObjectNode();
+        data.set("rows", rowsJson(rows, steps));
+        data.set("env", env);
+        String title = "testbed run " + (rows.isEmpty() ? runDir.getFileName() : rows.get(0).runId());
+        Path file = runDir.resolve(FILE);
+        Files.writeString(file, page(title, "report", data), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    /** The rows of a run as JSON objects, each with its steps.csv record merged in under {@code step}. */
+    public static ArrayNode rowsJson(List<ResultRow> rows, List<StepRecord> steps) {
+        Map<ResultRow.StepKey, StepRecord> byKey = new HashMap<>();
+        for (StepRecord step : steps) {
+            byKey.put(step.key(), step);
+        }
+        ArrayNode array = Environment.JSON.createArrayNode();
+        for (ResultRow row : rows) {
+            ObjectNode n = array.addObject();
+            List<String> fields = row.fields();
+            for (int i = 0; i < ResultsCsv.COLUMNS.size(); i++) {
+                String column = ResultsCsv.COLUMNS.get(i);
+                String value = fields.get(i);
+                if (isNumeric(column)) {
+                    if (value.isEmpty()) {
+                        n.putNull(column);
+                    } else {
+                        n.put(column, Double.parseDouble(value));
+                    }
+                } else {
+                    n.put(column, value);
+                }
+            }
+            StepRecord step = byKey.get(row.key());
+            if (step != null) {
+                n.set("step", Environment.JSON.valueToTree(step));
+            }
+        }
+        return array;
+    }
+
+    private static boolean isNumeric(String column) {
+        return switch (column) {
+            case "run_id", "started_at", "host", "arch", "cpu_model", "jdk", "variant", "mode", "scenario", "driver" -> false;
+            default -> true;
+        };
+    }
+
+    /** A page: the shared CSS and renderer, the data, and {@code mode} ("report" or "compare") to draw. */
+    public static String page(String title, String mode, JsonNode data) throws IOException {
+        String json = Environment.JSON.writeValueAsString(data).replace("</", "<\\/").replace("<!--", "<\\!--");
+        return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                + "<title>" + escape(title) + "</title>\n<style>\n" + resource("report.css") + "</style>\n</head>\n"
+                + "<body data-render=\"pending\" data-mode=\"" + mode + "\">\n"
+                + "<header><h1>" + escape(title) + "</h1>"
+                + "<p id=\"render-status\">This report draws its charts with inline JavaScript; if you read this, scripts are disabled.</p>"
+                + "<pre id=\"render-errors\" hidden></pre></header>\n<main id=\"main\"></main>\n"
+                + "<script type=\"application/json\" id=\"data\">" + json + "</script>\n"
+                + "<script>\n" + resource("report.js") + "</script>\n</body>\n</html>\n";
+    }
+
+    public static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    private static String resource(String name) throws IOException {
+        try (InputStream in = ReportWriter.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IOException("missing resource " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package org.testbed.runner.step;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.testbed.runner.load.Level;
+
+/**
+ * A named set of defaults for {@code ./testbed run}: which scenarios, at which levels, how long.
+ * Command-line options override any of them.
+ *
+ * <ul>
+ *   <li>{@code default}: every variant at a few levels in under 10 minutes on a 2-core machine
+ *       (about 7.5 minutes measured): a 5 s warm-up, then the read-heavy CRUD mix at 8, 64 and 256
+ *       users, then 400 users on the 150 ms delay endpoint (where the 200-thread sync variants meet
+ *       Little's law at 1333 req/s while the others reach the client's own bound, 2667 req/s), 7 s
+ *       per step.</li>
+ *   <li>{@code seed}: the published studies — a 300 s warm-up, then a staircase of 50 → 1100
+ *       users in steps of 50, 60 s each, on the mix; then 5000 req/s offered for 60 s on a 150 ms
+ *       delay (open model).</li>
+ * </ul>
+ */
+public enum Profile {
+    DEFAULT(Duration.ofSeconds(7), Duration.ofSeconds(5), scenarios(
+            "mix", Levels.concurrency("8,64,256"),
+            "delay", Levels.concurrency("400"))),
+    SEED(Duration.ofSeconds(60), Duration.ofSeconds(300), scenarios(
+            "mix", Levels.concurrency("50:1100:50"),
+            "delay", Levels.rate("5000")));
+
+    private final Duration duration;
+    private final Duration warmup;
+    private final Map<String, List<Level>> scenarios;
+
+    Profile(Duration duration, Duration warmup, Map<String, List<Level>> scenarios) {
+        this.duration = duration;
+        this.warmup = warmup;
+        this.scenarios = scenarios;
+    }
+
+    public static Profile of(String name) {
+        try {
+            return valueOf(name.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown profile '" + name + "'; one of default, seed");
+        }
+    }
+
+    public Duration duration() {
+        return duration;
+    }
+
+    public Duration warmup() {
+        return warmup;
+    }
+
+    /** Scenario name to its levels, in run order. */
+    public Map<String, List<Level>> scenarios() {
+        return scenarios;
+    }
+
+    private static Map<String, List<Level>> scenarios(String a, List<Level> la, String b, List<Level> lb) {
+        Map<String, List<Level>> map = new LinkedHashMap<>();
+        map.put(a, la);
+        map.put(b, lb);
+        return map;
+    }
+}

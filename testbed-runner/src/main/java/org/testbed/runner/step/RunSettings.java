@@ -1,0 +1,53 @@
+package org.testbed.runner.step;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.testbed.runner.load.Level;
+import org.testbed.variant.Variant;
+
+/**
+ * Everything one {@code ./testbed run} does, decided before it starts.
+ *
+ * @param root the repository root (variants.conf, the variant jars)
+ * @param out the run folder
+ * @param runId the run's id (the CSV's run_id, the key space's first part)
+ * @param variants the variants to run, in order
+ * @param java the JDK launcher for every variant, or null to take each variant's oldest suitable JDK
+ * @param scenarios scenario name to its levels, in order
+ * @param duration each step's measured window
+ * @param warmup load applied before a scenario's first step, not measured
+ * @param profile the profile whose defaults were used
+ * @param pinning CPUs for server, memcached and load
+ * @param flamegraph whether to take a CPU flame graph per step
+ * @param driver {@code auto}, {@code testbed-nio} or {@code wrk}
+ * @param threads worker threads of the sync variants (TESTBED_THREADS)
+ * @param delayMs the delay scenario's simulated I/O
+ * @param payloadSize payload bytes of written items
+ * @param maxConnections the open model's connection cap
+ * @param timeout per-request timeout of the driver
+ * @param saturationPct driver CPU share (of its CPUs) above which a step is flagged
+ * @param jvmArgs JVM options for every variant
+ * @param memcachedServers MEMCACHED_SERVERS to use, or null to start a private memcached
+ * @param commandLine the arguments the run was started with, for environment.json
+ */
+public record RunSettings(Path root, Path out, String runId, List<Variant> variants, Path java,
+                          Map<String, List<Level>> scenarios, Duration duration, Duration warmup, String profile,
+                          Pinning pinning, boolean flamegraph, String driver, int threads, int delayMs,
+                          int payloadSize, int maxConnections, Duration timeout, double saturationPct,
+                          List<String> jvmArgs, String memcachedServers, List<String> commandLine) {
+
+    public int stepCount() {
+        return variants.size() * scenarios.values().stream().mapToInt(List::size).sum();
+    }
+
+    /** Warm-ups and steps of all variants, in milliseconds: what the ETA starts from. */
+    public long plannedMillis() {
+        long perVariant = 0;
+        for (List<Level> levels : scenarios.values()) {
+            perVariant += warmup.toMillis() + levels.size() * duration.toMillis();
+        }
+        return perVariant * variants.size();
+    }
+}

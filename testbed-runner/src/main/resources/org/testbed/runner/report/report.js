@@ -1,0 +1,456 @@
+'use strict';
+// testbed report renderer: no libraries, no network. Reads the JSON in #data, draws SVG charts and
+// tables into #main, then marks <body data-render="ok"> (or "error" with the messages shown), which
+// the headless-browser test checks.
+(function () {
+  var errors = [];
+  var charts = 0;
+  var rowCount = 0;
+  var finished = false;
+
+  window.addEventListener('error', function (e) {
+    errors.push('script error: ' + e.message + (e.lineno ? ' (line ' + e.lineno + ')' : ''));
+    if (finished) { finish(); }
+  });
+
+  function finish() {
+    finished = true;
+    var status = document.getElementById('render-status');
+    var box = document.getElementById('render-errors');
+    if (errors.length) {
+      document.body.setAttribute('data-render', 'error');
+      box.hidden = false;
+      box.textContent = errors.join('\n');
+      status.textContent = 'Rendering failed: ' + errors.length + ' error(s).';
+    } else {
+      document.body.setAttribute('data-render', 'ok');
+      status.textContent = 'Rendered ' + charts + ' chart(s) from ' + rowCount + ' row(s).';
+    }
+  }
+
+  var NS = 'http://www.w3.org/2000/svg';
+  var PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2',
+    '#7f7f7f', '#bcbd22', '#393b79', '#637939'];
+
+  function svg(name, attrs, parent) {
+    var e = document.createElementNS(NS, name);
+    for (var k in attrs) { if (attrs[k] !== undefined && attrs[k] !== null) { e.setAttribute(k, attrs[k]); } }
+    if (parent) { parent.appendChild(e); }
+    return e;
+  }
+
+  function html(tag, attrs, parent, text) {
+    var e = document.createElement(tag);
+    for (var k in (attrs || {})) { e.setAttribute(k, attrs[k]); }
+    if (text !== undefined && text !== null) { e.textContent = text; }
+    if (parent) { parent.appendChild(e); }
+    return e;
+  }
+
+  function tip(parent, text) { svg('title', {}, parent).textContent = text; }
+
+  function fmt(v, digits) {
+    if (v === null || v === undefined || isNaN(v)) { return '–'; }
+    if (digits !== undefined) { return Number(v).toFixed(digits); }
+    var a = Math.abs(v);
+    if (Number.isInteger(v)) { return v.toLocaleString('en-US'); }
+    if (a >= 1000) { return Math.round(v).toLocaleString('en-US'); }
+    if (a >= 100) { return v.toFixed(0); }
+    if (a >= 10) { return v.toFixed(1); }
+    if (a >= 1) { return v.toFixed(2); }
+    return v.toPrecision(3);
+  }
+
+  function niceTicks(min, max, count) {
+    if (max <= min) { max = min + 1; }
+    var span = max - min;
+    var step = Math.pow(10, Math.floor(Math.log10(span / count)));
+    var err = count / span * step;
+    if (err <= 0.15) { step *= 10; } else if (err <= 0.35) { step *= 5; } else if (err <= 0.75) { step *= 2; }
+    var ticks = [];
+    for (var t = Math.ceil(min / step) * step; t <= max + step * 1e-9; t += step) { ticks.push(Number(t.toPrecision(12))); }
+    return ticks;
+  }
+
+  function logTicks(min, max) {
+    var ticks = [];
+    for (var p = Math.floor(Math.log10(min)); p <= Math.ceil(Math.log10(max)); p++) {
+      [1, 2, 5].forEach(function (m) {
+        var v = m * Math.pow(10, p);
+        if (v >= min * 0.999 && v <= max * 1.001) { ticks.push(v); }
+      });
+    }
+    return ticks;
+  }
+
+  function scale(min, max, a, b, log) {
+    if (log) {
+      var l0 = Math.log10(min), l1 = Math.log10(max);
+      return function (v) { return a + (Math.log10(Math.max(v, min)) - l0) / ((l1 - l0) || 1) * (b - a); };
+    }
+    return function (v) { return a + (v - min) / ((max - min) || 1) * (b - a); };
+  }
+
+  function chartBox(parent, title, caption) {
+    var box = html('div', {'class': 'chart'}, parent);
+    var W = 600, H = 340;
+    var root = svg('svg', {width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, role: 'img'}, box);
+    svg('text', {x: 10, y: 18, 'font-weight': '600'}, root).textContent = title;
+    charts++;
+    return {box: box, root: root, W: W, H: H, caption: function (text) { html('div', {'class': 'caption'}, box, text); }};
+  }
+
+  function legend(box, items) {
+    var div = html('div', {'class': 'caption'}, box);
+    items.forEach(function (it) {
+      var span = html('span', {style: 'margin-right:12px;display:inline-block'}, div);
+      html('span', {'class': 'swatch', style: 'background:' + it.color + (it.dash ? ';opacity:0.6' : '')}, span);
+      span.appendChild(document.createTextNode(it.name));
+    });
+  }
+
+  // opts: {title, xLabel, yLabel, xLog, yLog, series: [{name, color, points: [{x, y, tip, flag}]}],
+  //        bounds: [{name, color, points: [{x, y}]}]}
+  function lineChart(parent, opts) {
+    var c = chartBox(parent, opts.title);
+    var m = {l: 66, r: 18, t: 30, b: 44};
+    var xs = [], ys = [];
+    opts.series.forEach(function (s) { s.points.forEach(function (p) { if (p.y !== null && !isNaN(p.y)) { xs.push(p.x); ys.push(p.y); } }); });
+    (opts.bounds || []).forEach(function (s) { s.points.forEach(function (p) { ys.push(p.y); xs.push(p.x); }); });
+    if (!xs.length) { c.caption('no data'); return c; }
+    var xmin = Math.min.apply(null, xs), xmax = Math.max.apply(null, xs);
+    var ymax = Math.max.apply(null, ys), ymin = opts.yLog ? Math.max(Math.min.apply(null, ys.filter(function (v) { return v > 0; })), 1e-3) : 0;
+    if (opts.yLog) { ymin = Math.pow(10, Math.floor(Math.log10(ymin))); ymax = Math.pow(10, Math.ceil(Math.log10(ymax * 1.05))); } else { ymax = ymax * 1.08 || 1; }
+    if (opts.xLog) { xmin = xmin / 1.25; xmax = xmax * 1.25; } else if (xmin === xmax) { xmin = xmin * 0.5; xmax = xmax * 1.5; } else { var pad = (xmax - xmin) * 0.04; xmin -= pad; xmax += pad; if (xmin < 0) { xmin = 0; } }
+    var X = scale(xmin, xmax, m.l, c.W - m.r, opts.xLog), Y = scale(ymin, ymax, c.H - m.b, m.t, opts.yLog);
+    var grid = svg('g', {'class': 'grid'}, c.root), axis = svg('g', {'class': 'axis'}, c.root);
+    var yt = opts.yLog ? logTicks(ymin, ymax) : niceTicks(ymin, ymax, 6);
+    yt.forEach(function (t) {
+      svg('line', {x1: m.l, x2: c.W - m.r, y1: Y(t), y2: Y(t)}, grid);
+      svg('text', {x: m.l - 6, y: Y(t) + 4, 'text-anchor': 'end'}, axis).textContent = fmt(t);
+    });
+    var xt = opts.xLog ? (opts.xTicks || logTicks(xmin, xmax)) : niceTicks(xmin, xmax, 8);
+    xt.forEach(function (t) {
+      if (t < xmin || t > xmax) { return; }
+      svg('line', {x1: X(t), x2: X(t), y1: c.H - m.b, y2: c.H - m.b + 4}, axis);
+      svg('text', {x: X(t), y: c.H - m.b + 16, 'text-anchor': 'middle'}, axis).textContent = fmt(t);
+    });
+    svg('line', {x1: m.l, x2: c.W - m.r, y1: c.H - m.b, y2: c.H - m.b}, axis);
+    svg('line', {x1: m.l, x2: m.l, y1: m.t, y2: c.H - m.b}, axis);
+    svg('text', {x: (m.l + c.W - m.r) / 2, y: c.H - 8, 'text-anchor': 'middle'}, c.root).textContent = opts.xLabel + (opts.xLog ? ' (log)' : '');
+    svg('text', {x: 14, y: (m.t + c.H - m.b) / 2, 'text-anchor': 'middle', transform: 'rotate(-90 14 ' + (m.t + c.H - m.b) / 2 + ')'}, c.root).textContent = opts.yLabel + (opts.yLog ? ' (log)' : '');
+    (opts.bounds || []).forEach(function (b, bi) {
+      var d = b.points.map(function (p, i) { return (i ? 'L' : 'M') + X(p.x).toFixed(1) + ',' + Y(p.y).toFixed(1); }).join(' ');
+      var path = svg('path', {d: d, fill: 'none', stroke: b.color, 'stroke-width': 2, 'stroke-dasharray': '6 4'}, c.root);
+      tip(path, b.name);
+      var last = b.points[b.points.length - 1];
+      svg('text', {x: Math.min(X(last.x), c.W - m.r) - 4, y: Y(last.y) - 5 + bi * 16, 'text-anchor': 'end', fill: b.color}, c.root).textContent = b.label || b.name;
+    });
+    opts.series.forEach(function (s) {
+      var pts = s.points.filter(function (p) { return p.y !== null && !isNaN(p.y); }).sort(function (a, b) { return a.x - b.x; });
+      if (pts.length > 1) {
+        svg('path', {d: pts.map(function (p, i) { return (i ? 'L' : 'M') + X(p.x).toFixed(1) + ',' + Y(p.y).toFixed(1); }).join(' '),
+          fill: 'none', stroke: s.color, 'stroke-width': 2, 'stroke-dasharray': s.dash || null}, c.root);
+      }
+      pts.forEach(function (p) {
+        var dot = svg('circle', {cx: X(p.x), cy: Y(p.y), r: p.flag ? 5.5 : 3.5, fill: p.flag ? '#fff' : s.color,
+          stroke: p.flag ? '#b35900' : s.color, 'stroke-width': p.flag ? 2.5 : 1}, c.root);
+        tip(dot, s.name + ': ' + (p.tip || (fmt(p.x) + ' → ' + fmt(p.y))) + (p.flag ? ' — load generator saturated' : ''));
+      });
+    });
+    legend(c.box, opts.series.concat((opts.bounds || []).map(function (b) { return {name: b.name, color: b.color, dash: true}; })));
+    return c;
+  }
+
+  // opts: {title, yLabel, groups: [{label, color, bars: [{label, flag, segments: [{value, color, name}]}]}], lines: [{y, label, color}]}
+  function barChart(parent, opts) {
+    var c = chartBox(parent, opts.title);
+    var m = {l: 66, r: 14, t: 30, b: 96};
+    var ymax = 0;
+    opts.groups.forEach(function (g) { g.bars.forEach(function (b) {
+      var sum = b.segments.reduce(function (a, s) { return a + (isNaN(s.value) || s.value === null ? 0 : s.value); }, 0);
+      ymax = Math.max(ymax, sum);
+    }); });
+    (opts.lines || []).forEach(function (l) { ymax = Math.max(ymax, l.y); });
+    ymax = ymax * 1.1 || 1;
+    var Y = scale(0, ymax, c.H - m.b, m.t, false);
+    var grid = svg('g', {'class': 'grid'}, c.root), axis = svg('g', {'class': 'axis'}, c.root);
+    niceTicks(0, ymax, 6).forEach(function (t) {
+      svg('line', {x1: m.l, x2: c.W - m.r, y1: Y(t), y2: Y(t)}, grid);
+      svg('text', {x: m.l - 6, y: Y(t) + 4, 'text-anchor': 'end'}, axis).textContent = fmt(t);
+    });
+    svg('line', {x1: m.l, x2: c.W - m.r, y1: c.H - m.b, y2: c.H - m.b}, axis);
+    svg('text', {x: 14, y: (m.t + c.H - m.b) / 2, 'text-anchor': 'middle', transform: 'rotate(-90 14 ' + (m.t + c.H - m.b) / 2 + ')'}, c.root).textContent = opts.yLabel;
+    var n = opts.groups.length || 1;
+    var gw = (c.W - m.l - m.r) / n;
+    opts.groups.forEach(function (g, gi) {
+      var nb = g.bars.length || 1;
+      var bw = Math.max(3, Math.min(28, (gw - 10) / nb));
+      var x0 = m.l + gi * gw + (gw - bw * nb) / 2;
+      g.bars.forEach(function (b, bi) {
+        var y = c.H - m.b;
+        b.segments.forEach(function (s) {
+          var v = isNaN(s.value) || s.value === null ? 0 : s.value;
+          var h = (c.H - m.b) - Y(v);
+          var r = svg('rect', {x: x0 + bi * bw + 1, y: y - h, width: bw - 2, height: Math.max(0, h), fill: s.color,
+            stroke: b.flag ? '#b35900' : 'none', 'stroke-width': b.flag ? 2 : 0}, c.root);
+          tip(r, g.label + ' ' + b.label + ' — ' + s.name + ': ' + fmt(v, s.digits) + (b.flag ? ' (load generator saturated)' : ''));
+          y -= h;
+        });
+      });
+      var lx = m.l + gi * gw + gw / 2;
+      svg('text', {x: lx, y: c.H - m.b + 12, 'text-anchor': 'end', transform: 'rotate(-35 ' + lx + ' ' + (c.H - m.b + 12) + ')', fill: g.color || '#1d232a'}, c.root).textContent = g.label;
+    });
+    (opts.lines || []).forEach(function (l, li) {
+      svg('line', {x1: m.l, x2: c.W - m.r, y1: Y(l.y), y2: Y(l.y), stroke: l.color, 'stroke-width': 2, 'stroke-dasharray': '6 4'}, c.root);
+      svg('text', {x: c.W - m.r - 4, y: Y(l.y) - 5 + (li % 2) * 17, 'text-anchor': 'end', fill: l.color}, c.root).textContent = l.label;
+    });
+    return c;
+  }
+
+  function unique(list) { var seen = {}; return list.filter(function (v) { if (seen[v]) { return false; } seen[v] = 1; return true; }); }
+
+  function levelOf(r) { return r.target_rps > 0 ? r.target_rps : r.concurrency; }
+  function levelLabel(r) { return r.target_rps > 0 ? fmt(r.target_rps) + '/s' : 'c=' + r.concurrency; }
+  function cpuPerReq(r) { return (r.cpu_user_ms_per_req || 0) + (r.cpu_sys_ms_per_req || 0); }
+  function saturated(r) { return !!(r.step && r.step.loadSaturated); }
+
+  function isLogX(values) {
+    var v = unique(values).sort(function (a, b) { return a - b; });
+    if (v.length < 3 || v[0] <= 0) { return false; }
+    var d = v[1] - v[0];
+    for (var i = 2; i < v.length; i++) { if (Math.abs(v[i] - v[i - 1] - d) > d * 0.01) { return v[v.length - 1] / v[0] >= 16; } }
+    return false;
+  }
+
+  function table(parent, headers, rows, rowClass) {
+    var t = html('table', {}, parent);
+    var tr = html('tr', {}, html('thead', {}, t));
+    headers.forEach(function (h) { html('th', {'class': h.l ? 'l' : ''}, tr, h.name || h); });
+    var tb = html('tbody', {}, t);
+    rows.forEach(function (r, i) {
+      var row = html('tr', rowClass ? {'class': rowClass(i) || ''} : {}, tb);
+      r.forEach(function (cell, ci) {
+        var td = html('td', {'class': (headers[ci].l ? 'l ' : '') + (cell && cell.cls ? cell.cls : '')}, row);
+        if (cell && cell.href) { html('a', {href: cell.href}, td, cell.text); } else if (cell && cell.text !== undefined) { td.textContent = cell.text; } else { td.textContent = cell === null || cell === undefined ? '' : cell; }
+      });
+    });
+    return t;
+  }
+
+  function envFacts(env) {
+    var m = env.machine || {}, run = env.run || {}, pin = env.pinning || {};
+    var jdks = (env.jdks || []).map(function (j) { return j.vendor + ' ' + j.version + ' (' + (j.flags || '') + ')'; }).join('; ');
+    return [
+      ['host', m.host], ['CPU', m.cpu_model], ['arch / CPUs', (m.arch || '') + ' / ' + (m.cpus || '')],
+      ['kernel', m.kernel], ['OS', m.os], ['CPU governor', typeof m.cpu_governor === 'string' ? m.cpu_governor : JSON.stringify(m.cpu_governor)],
+      ['JDKs (flags as the server saw them)', jdks], ['pinning', pin.description],
+      ['profile', run.profile], ['driver', run.driver], ['step / warm-up', (run.duration_s || '') + ' s / ' + (run.warmup_s || '') + ' s'],
+      ['sync worker threads / delay', (run.threads || '') + ' / ' + (run.delay_ms || '') + ' ms'],
+      ['memcached', (run.memcached_servers || '') + (run.memcached_started_by_runner ? ' (started by the runner)' : '')],
+      ['tools', env.tools ? 'wrk: ' + env.tools.wrk + '; memcached: ' + env.tools.memcached : ''],
+      ['wall time', run.wall_time_s !== undefined ? run.wall_time_s + ' s' : ''],
+      ['flame graphs', run.flamegraph || 'off'],
+      ['problems', (run.problems || []).join('; ') || 'none']
+    ];
+  }
+
+  function renderReport(data) {
+    var rows = data.rows || [];
+    var env = data.env || {};
+    rowCount = rows.length;
+    var main = document.getElementById('main');
+    var run = env.run || {};
+    html('p', {'class': 'note'}, main, (env.machine ? env.machine.cpu_model + ', ' + env.machine.arch + ', ' + env.machine.cpus + ' CPUs; ' : '') +
+      (env.pinning ? env.pinning.description + '. ' : '') +
+      'Server CPU per request comes from /proc/PID/stat (user and system time of the server process) before and after each step. ' +
+      'Points and bars outlined in orange are steps where the load generator used more than ' + (run.saturation_pct || 90) +
+      '% of its CPUs (the driver, memcached when it shares them, and the interrupt/softirq time of loopback networking there): the limit may have been the client, not the server. ' +
+      '"Load/server CPUs busy" and "steal" (from /proc/stat) count anything that ran there; "other load" is the busy time none of the run\'s processes accounts for: above 15% the machine was not quiet and the figures are noisy.');
+    var noisy = rows.filter(function (r) { return r.step && r.step.otherLoadPct > 15; }).length;
+    if (noisy) { html('p', {'class': 'note flag'}, main, noisy + ' of ' + rows.length + ' steps ran on a machine that was not quiet (other load above 15% of the CPUs): compare them with care, or re-run on an idle machine.'); }
+    if (!rows.length) { html('p', {}, main, 'No rows in results.csv.'); return; }
+    var variants = unique(rows.map(function (r) { return r.variant; }));
+    var color = {};
+    variants.forEach(function (v, i) { color[v] = PALETTE[i % PALETTE.length]; });
+    var scenarios = unique(rows.map(function (r) { return r.scenario; }));
+    scenarios.forEach(function (sc) {
+      var rs = rows.filter(function (r) { return r.scenario === sc; });
+      var delayMs = 0, threads = 0;
+      rs.forEach(function (r) { if (r.step) { delayMs = r.step.delayMs || delayMs; threads = r.step.threads || threads; } });
+      if (sc === 'delay') { delayMs = delayMs || run.delay_ms || 150; threads = threads || run.threads || 200; }
+      html('h2', {}, main, 'Scenario: ' + sc + (sc === 'delay' ? ' (' + delayMs + ' ms of simulated I/O per request)' : ''));
+      [['closed', function (r) { return !(r.target_rps > 0); }, 'concurrent users (closed model)'],
+        ['open', function (r) { return r.target_rps > 0; }, 'offered rate, req/s (open model)']].forEach(function (kind) {
+        var kr = rs.filter(kind[1]);
+        if (!kr.length) { return; }
+        var div = html('div', {'class': 'charts'}, main);
+        var xsAll = kr.map(levelOf);
+        var xs = unique(xsAll);
+        var syncVariants = unique(kr.filter(function (r) { return r.mode === 'sync'; }).map(function (r) { return r.variant; }));
+        var bound = sc === 'delay' && delayMs > 0 && threads > 0 && syncVariants.length;
+        var boundRps = threads / (delayMs / 1000);
+        var boundLabel = 'Little\'s law, sync: ' + threads + ' threads / ' + (delayMs / 1000).toFixed(3) + ' s = ' + fmt(boundRps) + ' req/s';
+        if (xs.length > 1) {
+          var xLog = isLogX(xsAll);
+          var series = variants.filter(function (v) { return kr.some(function (r) { return r.variant === v; }); }).map(function (v) {
+            return {name: v + (syncVariants.indexOf(v) >= 0 && bound ? ' (sync)' : ''), color: color[v], points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
+              return {x: levelOf(r), y: r.rps, flag: saturated(r), tip: levelLabel(r) + ': ' + fmt(r.rps) + ' req/s, p99 ' + fmt(r.lat_p99_ms) + ' ms'};
+            })};
+          });
+          var bounds = [];
+          if (bound) {
+            var sx = xs.slice().sort(function (a, b) { return a - b; });
+            var pts = kind[0] === 'closed'
+              ? sx.map(function (x) { return {x: x, y: Math.min(x, threads) / (delayMs / 1000)}; })
+              : [{x: sx[0], y: boundRps}, {x: sx[sx.length - 1], y: boundRps}];
+            bounds.push({name: boundLabel, label: 'sync bound ' + fmt(boundRps) + '/s', color: '#b00020', points: pts});
+            if (kind[0] === 'closed') {
+              bounds.push({name: 'closed-loop client bound: users / delay', label: 'client bound', color: '#7f7f7f',
+                points: sx.map(function (x) { return {x: x, y: x / (delayMs / 1000)}; })});
+            }
+          }
+          lineChart(div, {title: sc + ': throughput vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate'), xLabel: kind[2],
+            yLabel: 'responses per second', xLog: xLog, xTicks: xLog ? xs : null, series: series, bounds: bounds});
+          lineChart(div, {title: sc + ': p99 latency vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate'), xLabel: kind[2],
+            yLabel: 'p99 latency, ms', xLog: xLog, xTicks: xLog ? xs : null, yLog: true, series: series.map(function (s, i) {
+              var v = variants.filter(function (vv) { return kr.some(function (r) { return r.variant === vv; }); })[i];
+              return {name: s.name, color: s.color, points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
+                return {x: levelOf(r), y: r.lat_p99_ms, flag: saturated(r), tip: levelLabel(r) + ': p99 ' + fmt(r.lat_p99_ms) + ' ms'};
+              })};
+            })});
+        } else {
+          var lines = [];
+          if (bound) {
+            lines.push({y: Math.min(kind[0] === 'closed' ? xs[0] : Infinity, threads) / (delayMs / 1000), label: boundLabel, color: '#b00020'});
+            if (kind[0] === 'closed') { lines.push({y: xs[0] / (delayMs / 1000), label: 'closed-loop client bound: ' + xs[0] + ' users / ' + (delayMs / 1000).toFixed(3) + ' s', color: '#7f7f7f'}); }
+            if (kind[0] === 'open') { lines.push({y: xs[0], label: 'offered ' + fmt(xs[0]) + ' req/s', color: '#7f7f7f'}); }
+          }
+          var groups = kr.map(function (r) {
+            return {label: r.variant + (r.mode === 'sync' && bound ? ' (sync)' : ''), color: color[r.variant], bars: [{label: levelLabel(r), flag: saturated(r),
+              segments: [{value: r.rps, color: color[r.variant], name: 'req/s'}]}]};
+          });
+          barChart(div, {title: sc + ' at ' + levelLabel(kr[0]) + ': throughput', yLabel: 'responses per second', groups: groups, lines: lines});
+          barChart(div, {title: sc + ' at ' + levelLabel(kr[0]) + ': p99 latency', yLabel: 'p99 latency, ms', groups: kr.map(function (r) {
+            return {label: r.variant, color: color[r.variant], bars: [{label: levelLabel(r), flag: saturated(r),
+              segments: [{value: r.lat_p99_ms, color: color[r.variant], name: 'p99 ms', digits: 3}]}]};
+          })});
+        }
+        // CPU per request, user and system stacked, a bar per level in each variant's group.
+        var cpuGroups = variants.filter(function (v) { return kr.some(function (r) { return r.variant === v; }); }).map(function (v) {
+          return {label: v, color: color[v], bars: kr.filter(function (r) { return r.variant === v; }).sort(function (a, b) { return levelOf(a) - levelOf(b); }).map(function (r) {
+            return {label: levelLabel(r), flag: saturated(r), segments: [
+              {value: r.cpu_user_ms_per_req, color: color[v], name: 'user ms/req', digits: 4},
+              {value: r.cpu_sys_ms_per_req, color: '#c9d1d9', name: 'system ms/req', digits: 4}]};
+          })};
+        });
+        var cc = barChart(div, {title: sc + ': server CPU per request (user + system), one bar per level', yLabel: 'CPU ms per request', groups: cpuGroups});
+        cc.caption('Dark: user time; grey: system (kernel) time. Bars left to right: ' + xs.slice().sort(function (a, b) { return a - b; }).map(function (x) { return kind[0] === 'closed' ? 'c=' + x : fmt(x) + '/s'; }).join(', ') + '.');
+        // Best level per variant.
+        html('h3', {}, main, sc + ' (' + kind[0] + ' model): best throughput per variant');
+        var best = variants.map(function (v) {
+          var vr = kr.filter(function (r) { return r.variant === v; });
+          if (!vr.length) { return null; }
+          return vr.reduce(function (a, b) { return b.rps > a.rps ? b : a; });
+        }).filter(function (r) { return r; }).sort(function (a, b) { return b.rps - a.rps; });
+        table(main, [{name: 'variant', l: 1}, {name: 'mode', l: 1}, 'level', 'req/s', 'p99 ms', 'CPU ms/req (user+sys)', 'errors', {name: 'load generator', l: 1}],
+          best.map(function (r) { return [r.variant, r.mode, levelLabel(r), fmt(r.rps, 0), fmt(r.lat_p99_ms, 3), fmt(cpuPerReq(r), 4), r.errors,
+            r.step ? {text: (saturated(r) ? 'SATURATED: ' : '') + 'load side ' + fmt(r.step.loadSidePct || (r.step.driverCpuPct || 0) + (r.step.memcachedCpuPct || 0), 0) + '% (driver ' + fmt(r.step.driverCpuPct, 0) + '%, memcached ' +
+              fmt(r.step.memcachedCpuPct, 0) + '%)', cls: saturated(r) ? 'bad' : ''} : '']; }));
+      });
+    });
+    html('h2', {}, main, 'Every step: latency percentiles, server CPU, memory, GC');
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'driver', l: 1}, 'requests', 'errors', 'req/s',
+      'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'CPU user ms/req', 'CPU sys ms/req', 'RSS MiB', 'GCs', 'GC ms',
+      'load side', 'driver CPU', 'memcached CPU', 'load CPUs busy', 'server CPUs busy', 'steal', 'other load', {name: 'raw', l: 1}, {name: 'flame graph', l: 1}],
+      rows.map(function (r) {
+        var s = r.step || {};
+        return [r.variant, r.scenario, levelLabel(r), r.driver, r.requests, r.errors ? {text: String(r.errors), cls: 'bad'} : 0, fmt(r.rps, 1),
+          fmt(r.lat_p50_ms, 3), fmt(r.lat_p90_ms, 3), fmt(r.lat_p99_ms, 3), fmt(r.lat_p999_ms, 3), fmt(r.lat_max_ms, 3),
+          fmt(r.cpu_user_ms_per_req, 4), fmt(r.cpu_sys_ms_per_req, 4), fmt(r.server_rss_mb, 1), r.gc_count, fmt(r.gc_ms, 1),
+          s.loadSidePct !== undefined ? {text: fmt(s.loadSidePct, 0) + '%' + (s.loadSaturated ? ' SATURATED' : ''), cls: s.loadSaturated ? 'bad' : ''} : '',
+          s.driverCpuPct !== undefined ? fmt(s.driverCpuPct, 0) + '%' : '',
+          s.memcachedCpuPct !== undefined ? fmt(s.memcachedCpuPct, 0) + '%' : '', s.loadCpusBusyPct !== undefined ? fmt(s.loadCpusBusyPct, 0) + '%' : '', s.serverCpusBusyPct !== undefined ? fmt(s.serverCpusBusyPct, 0) + '%' : '',
+          s.stealPct !== undefined ? fmt(s.stealPct, 1) + '%' : '',
+          s.otherLoadPct !== undefined ? {text: fmt(s.otherLoadPct, 0) + '%', cls: s.otherLoadPct > 15 ? 'bad' : ''} : '',
+          s.raw ? {href: s.raw, text: 'raw'} : '', s.flamegraph ? {href: s.flamegraph, text: 'flame graph'} : ''];
+      }), function (i) { return saturated(rows[i]) ? 'saturated' : ''; });
+    renderEnvironment(main, env);
+  }
+
+  function renderEnvironment(main, env) {
+    html('h2', {}, main, 'Environment');
+    table(main, [{name: 'what', l: 1}, {name: 'value', l: 1}], envFacts(env).map(function (f) { return [f[0], f[1] === undefined ? '' : String(f[1])]; }));
+    var d = html('details', {}, main);
+    html('summary', {}, d, 'environment.json (lscpu, JDK flags, variant manifest, ...)');
+    html('pre', {}, d, JSON.stringify(env, null, 2));
+  }
+
+  function flatten(obj, prefix, out) {
+    if (obj === null || typeof obj !== 'object') { out[prefix] = obj; return out; }
+    if (Array.isArray(obj) && obj.every(function (v) { return v === null || typeof v !== 'object'; })) { out[prefix] = obj.join(' '); return out; }
+    Object.keys(obj).forEach(function (k) {
+      if (k === 'lscpu' || k === 'manifest' || k === 'command_line') { return; }
+      flatten(obj[k], prefix ? prefix + '.' + k : k, out);
+    });
+    return out;
+  }
+
+  function ratioCell(v, higherIsBetter) {
+    if (v === null || v === undefined || isNaN(v)) { return '–'; }
+    var good = higherIsBetter ? v >= 1.05 : v <= 0.95;
+    var bad = higherIsBetter ? v <= 0.95 : v >= 1.05;
+    return {text: v.toFixed(3), cls: good ? 'good' : bad ? 'bad' : ''};
+  }
+
+  function renderCompare(data) {
+    var main = document.getElementById('main');
+    var matched = data.matched || [];
+    rowCount = matched.length;
+    html('p', {'class': 'note'}, main, 'A = ' + data.a.dir + '; B = ' + data.b.dir + '. Steps are matched by variant, scenario and level; ' +
+      'ratios are B / A (green: B better by 5% or more — more req/s, lower p99, less CPU per request; red: worse).');
+    var variants = unique(matched.map(function (m) { return m.variant; }));
+    var color = {};
+    variants.forEach(function (v, i) { color[v] = PALETTE[i % PALETTE.length]; });
+    var div = html('div', {'class': 'charts'}, main);
+    [['rps', 'throughput ratio B/A (higher is better)'], ['p99', 'p99 ratio B/A (lower is better)'], ['cpu', 'CPU ms/request ratio B/A (lower is better)']].forEach(function (k) {
+      barChart(div, {title: k[1], yLabel: 'B / A', lines: [{y: 1, label: 'same', color: '#7f7f7f'}], groups: variants.map(function (v) {
+        return {label: v, color: color[v], bars: matched.filter(function (m) { return m.variant === v; }).map(function (m) {
+          return {label: m.scenario + ' ' + m.level, segments: [{value: m.ratios[k[0]], color: color[v], name: 'B/A', digits: 3}]};
+        })};
+      })});
+    });
+    html('h2', {}, main, 'Matched steps');
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', 'req/s A', 'req/s B', 'B/A', 'p99 ms A', 'p99 ms B', 'B/A',
+      'CPU ms/req A', 'CPU ms/req B', 'B/A', {name: 'flags', l: 1}], matched.map(function (m) {
+      return [m.variant, m.scenario, m.level, fmt(m.a.rps, 0), fmt(m.b.rps, 0), ratioCell(m.ratios.rps, true),
+        fmt(m.a.lat_p99_ms, 3), fmt(m.b.lat_p99_ms, 3), ratioCell(m.ratios.p99, false),
+        fmt(cpuPerReq(m.a), 4), fmt(cpuPerReq(m.b), 4), ratioCell(m.ratios.cpu, false), (m.flags || []).join('; ')];
+    }));
+    if ((data.onlyA || []).length || (data.onlyB || []).length) {
+      html('h3', {}, main, 'Steps in one run only');
+      table(main, [{name: 'run', l: 1}, {name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level'],
+        (data.onlyA || []).map(function (k) { return ['A', k.variant, k.scenario, k.level]; })
+          .concat((data.onlyB || []).map(function (k) { return ['B', k.variant, k.scenario, k.level]; })));
+    }
+    html('h2', {}, main, 'Environments side by side');
+    var fa = flatten(data.a.env || {}, '', {}), fb = flatten(data.b.env || {}, '', {});
+    var keys = unique(Object.keys(fa).concat(Object.keys(fb)));
+    table(main, [{name: 'key', l: 1}, {name: 'A', l: 1}, {name: 'B', l: 1}], keys.map(function (k) {
+      return [k, fa[k] === undefined ? '' : String(fa[k]), fb[k] === undefined ? '' : String(fb[k])];
+    }), function (i) { return String(fa[keys[i]]) !== String(fb[keys[i]]) ? 'diff' : ''; });
+    ['a', 'b'].forEach(function (side) {
+      var d = html('details', {}, main);
+      html('summary', {}, d, side.toUpperCase() + ': lscpu');
+      html('pre', {}, d, ((data[side].env || {}).machine || {}).lscpu || '');
+    });
+  }
+
+  try {
+    var data = JSON.parse(document.getElementById('data').textContent);
+    if (document.body.getAttribute('data-mode') === 'compare') { renderCompare(data); } else { renderReport(data); }
+  } catch (e) {
+    errors.push(String(e && e.stack ? e.stack : e));
+  }
+  finish();
+})();

@@ -1,0 +1,168 @@
+package org.testbed.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testbed.runner.csv.Csv;
+import org.testbed.runner.csv.ResultRow;
+import org.testbed.runner.csv.ResultsCsv;
+import org.testbed.runner.csv.StepRecord;
+import org.testbed.runner.csv.StepsCsv;
+import org.testbed.runner.report.Chromium;
+import org.testbed.variant.Variant;
+import org.testbed.variant.VariantManifest;
+
+/**
+ * End to end, as a user runs it: the packaged runner jar, a real memcached, two variants from
+ * their jars, two short steps each; then the CSV (every DESIGN.md column filled, server CPU per
+ * request > 0), the sidecar, the raw files, report.html opened in headless Chromium, and compare.
+ */
+class RunnerIT {
+    /** Fast-starting variants first; the first two whose jars exist are run. */
+    private static final List<String> PREFERRED = List.of("vertx", "servlet-tomcat-sync", "jetty-handler",
+            "servlet-jetty-sync", "servlet-tomcat-async", "servlet-jetty-async", "spring-tomcat");
+
+    private static Path root;
+    private static Path jar;
+    private static Path run;
+    private static List<String> variants;
+    private static String output;
+
+    @BeforeAll
+    static void runTwoVariantsTwoSteps() throws Exception {
+        root = Path.of(System.getProperty("testbed.root", "..")).toAbsolutePath().normalize();
+        jar = Path.of(System.getProperty("testbed.runner.jar", "target/testbed-runner.jar")).toAbsolutePath();
+        assertThat(jar).as("the runner jar (built in the package phase)").isRegularFile();
+        VariantManifest manifest = VariantManifest.load(root.resolve(VariantManifest.FILE_NAME));
+        variants = new ArrayList<>();
+        for (String name : PREFERRED) {
+            Variant v = manifest.find(name);
+            if (variants.size() < 2 && v.minJdk() <= 17 && Files.isRegularFile(v.jarIn(root))) {
+                variants.add(name);
+            }
+        }
+        assertThat(variants).as("two variant jars packaged before this test (from " + PREFERRED + ")").hasSize(2);
+        run = Path.of("target", "e2e-run").toAbsolutePath();
+        deleteRecursively(run);
+        output = runner("run", "--root", root.toString(), "--variants", String.join(",", variants),
+                "--scenarios", "mix", "--concurrency", "4,16", "--duration", "2s", "--warmup", "1s",
+                "--run-id", "e2e", "--out", run.toString());
+    }
+
+    @Test
+    void csvHasDesignColumnsAndEveryFieldOfEveryRow() throws Exception {
+        List<List<String>> lines = Csv.parse(Files.readString(run.resolve(ResultsCsv.FILE)));
+        assertThat(lines.get(0)).containsExactlyElementsOf(ResultsCsv.COLUMNS);
+        assertThat(lines).hasSize(1 + 2 * 2);
+        for (List<String> line : lines.subList(1, lines.size())) {
+            assertThat(line).hasSameSizeAs(ResultsCsv.COLUMNS);
+            for (int i = 0; i < line.size(); i++) {
+                assertThat(line.get(i)).as("column " + ResultsCsv.COLUMNS.get(i) + " of " + line).isNotBlank();
+            }
+        }
+        List<ResultRow> rows = ResultsCsv.read(run.resolve(ResultsCsv.FILE));
+        assertThat(rows).extracting(ResultRow::variant).containsExactly(variants.get(0), variants.get(0),
+                variants.get(1), variants.get(1));
+        assertThat(rows).extracting(ResultRow::concurrency).containsExactly(4, 16, 4, 16);
+        for (ResultRow r : rows) {
+            assertThat(r.runId()).isEqualTo("e2e");
+            assertThat(r.scenario()).isEqualTo("mix");
+            assertThat(r.driver()).isEqualTo("testbed-nio");
+            assertThat(r.cpus()).isEqualTo(Runtime.getRuntime().availableProcessors());
+            assertThat(r.arch()).isIn("x86_64", "aarch64");
+            assertThat(r.requests()).isPositive();
+            assertThat(r.errors()).as("errors of " + r).isZero();
+            assertThat(r.rps()).isPositive();
+            assertThat(r.durationS()).isEqualTo(2.0);
+            assertThat(r.latP50Ms()).isPositive();
+            assertThat(r.latP50Ms()).isLessThanOrEqualTo(r.latP90Ms());
+            assertThat(r.latP90Ms()).isLessThanOrEqualTo(r.latP99Ms());
+            assertThat(r.latP99Ms()).isLessThanOrEqualTo(r.latP999Ms());
+            assertThat(r.latP999Ms()).isLessThanOrEqualTo(r.latMaxMs());
+            assertThat(r.cpuMsPerReq()).as("server CPU ms per request of " + r.variant()).isPositive();
+            assertThat(r.cpuUserMsPerReq()).isGreaterThanOrEqualTo(0);
+            assertThat(r.cpuSysMsPerReq()).isGreaterThanOrEqualTo(0);
+            assertThat(r.serverRssMb()).isGreaterThan(10);
+            assertThat(r.gcCount()).isGreaterThanOrEqualTo(0);
+            assertThat(r.gcMs()).isGreaterThanOrEqualTo(0);
+        }
+    }
+
+    @Test
+    void sidecarRawFilesAndEnvironment() throws Exception {
+        List<StepRecord> steps = StepsCsv.read(run.resolve(StepsCsv.FILE));
+        assertThat(steps).hasSize(4);
+        for (StepRecord s : steps) {
+            assertThat(s.driverCpuPct()).isPositive();
+            assertThat(s.peakConnections()).isEqualTo(s.concurrency());
+            assertThat(run.resolve(s.raw())).isRegularFile();
+            assertThat(Files.readString(run.resolve(s.raw()))).contains("/stat: utime").contains("HdrHistogram");
+        }
+        String env = Files.readString(run.resolve("environment.json"));
+        assertThat(env).contains("\"lscpu\"").contains("\"kernel\"").contains("\"cpu_governor\"").contains("\"pinning\"")
+                .contains("\"manifest\"").contains("\"flags\"").contains("\"wall_time_s\"");
+        assertThat(output).contains("ETA").contains("req/s").contains("ms/req");
+    }
+
+    @Test
+    void reportRendersInHeadlessChromium() throws Exception {
+        Path report = run.resolve("report.html");
+        assertThat(report).isRegularFile();
+        String dom = Chromium.dumpDom(report);
+        assertThat(dom).contains("data-render=\"ok\"").contains("<pre id=\"render-errors\" hidden=\"\"></pre>");
+        assertThat(dom).contains("mix: throughput vs concurrency").contains("mix: p99 latency vs concurrency")
+                .contains("server CPU per request").contains("Environment");
+        assertThat(dom.split("<svg", -1).length - 1).isGreaterThanOrEqualTo(3);
+        Chromium.screenshot(report, run.resolve("report.png"));
+        assertThat(run.resolve("report.png")).isNotEmptyFile();
+    }
+
+    @Test
+    void reportRegeneratesAndARunComparedWithItselfIsAllOnes() throws Exception {
+        Files.delete(run.resolve("report.html"));
+        runner("report", run.toString());
+        assertThat(run.resolve("report.html")).isNotEmptyFile();
+        String table = runner("compare", run.toString(), run.toString(), "--out", run.resolve("compare-self.html").toString());
+        assertThat(table).contains("matched 4 step(s)");
+        assertThat(table.lines().filter(l -> l.startsWith(variants.get(0)) || l.startsWith(variants.get(1))))
+                .hasSize(4).allSatisfy(l -> assertThat(l.split("\\s+")).filteredOn(f -> f.equals("1.000")).hasSize(3));
+        assertThat(Chromium.dumpDom(run.resolve("compare-self.html"))).contains("data-render=\"ok\"");
+    }
+
+    private static String runner(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", jar.toString()));
+        command.addAll(Arrays.asList(args));
+        Path log = Files.createTempFile("runner", ".log");
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(150, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new IOException("runner " + args[0] + " did not finish in 150 s:\n" + Files.readString(log));
+        }
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        System.out.println(out);
+        assertThat(p.exitValue()).as("exit status of runner " + String.join(" ", args) + "\n" + out).isZero();
+        return out;
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
