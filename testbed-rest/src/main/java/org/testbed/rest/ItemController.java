@@ -2,6 +2,7 @@ package org.testbed.rest;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
+import java.util.function.BiFunction;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -32,25 +33,25 @@ class ItemController {
 
     @PutMapping("/testbed/items/{id}")
     ResponseEntity<byte[]> create(HttpServletRequest request) throws IOException {
-        String id = rawId(request);
-        Response rejected = items.rejectBeforeBody(id, request.getContentType(), request.getContentLengthLong());
-        if (rejected != null) {
-            return SpringResponses.of(rejected);
-        }
-        byte[] body = BoundedBody.read(request.getInputStream(), request.getContentLengthLong(), items.maxBody());
-        return SpringResponses.of(body == null ? items.tooLarge() : items.create(id, request.getContentType(), body));
+        return withBody(request, (id, body) -> items.create(id, request.getContentType(), body));
     }
 
     @PostMapping("/testbed/items/{id}")
     ResponseEntity<byte[]> update(HttpServletRequest request) throws IOException {
+        return withBody(request, (id, body) -> items.update(id, request.getContentType(), body,
+                request.getHeader("If-Match")));
+    }
+
+    /** Rejects what needs no body, reads at most the body limit, then lets {@code write} store it. */
+    private ResponseEntity<byte[]> withBody(HttpServletRequest request, BiFunction<String, byte[], Response> write)
+            throws IOException {
         String id = rawId(request);
         Response rejected = items.rejectBeforeBody(id, request.getContentType(), request.getContentLengthLong());
         if (rejected != null) {
             return SpringResponses.of(rejected);
         }
         byte[] body = BoundedBody.read(request.getInputStream(), request.getContentLengthLong(), items.maxBody());
-        return SpringResponses.of(body == null ? items.tooLarge()
-                : items.update(id, request.getContentType(), body, request.getHeader("If-Match")));
+        return SpringResponses.of(body == null ? items.tooLarge() : write.apply(id, body));
     }
 
     @DeleteMapping("/testbed/items/{id}")

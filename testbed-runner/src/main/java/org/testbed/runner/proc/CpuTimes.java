@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * Per-CPU time from {@code /proc/stat} (clock ticks since boot), to tell how busy a set of CPUs was
@@ -15,6 +16,8 @@ import java.util.Map;
  */
 public record CpuTimes(Map<Integer, long[]> perCpu) {
     private static final int USER = 0;
+    private static final int NICE = 1;
+    private static final int SYSTEM = 2;
     private static final int IDLE = 3;
     private static final int IOWAIT = 4;
     private static final int STEAL = 7;
@@ -41,23 +44,7 @@ public record CpuTimes(Map<Integer, long[]> perCpu) {
 
     /** Busy share of {@code cpus} between {@code before} and this, in percent (not idle, not iowait; steal excluded). */
     public double busyPct(CpuTimes before, List<Integer> cpus) {
-        long busy = 0;
-        long total = 0;
-        for (int cpu : cpus) {
-            long[] a = before.perCpu.get(cpu);
-            long[] b = perCpu.get(cpu);
-            if (a == null || b == null) {
-                continue;
-            }
-            long t = 0;
-            for (int i = USER; i <= STEAL; i++) {
-                t += b[i] - a[i];
-            }
-            long idle = (b[IDLE] - a[IDLE]) + (b[IOWAIT] - a[IOWAIT]) + (b[STEAL] - a[STEAL]);
-            busy += t - idle;
-            total += t;
-        }
-        return total > 0 ? 100.0 * busy / total : 0;
+        return sharePct(before, cpus, d -> total(d) - (d[IDLE] + d[IOWAIT] + d[STEAL]));
     }
 
     /**
@@ -66,25 +53,17 @@ public record CpuTimes(Map<Integer, long[]> perCpu) {
      * and belongs to no process's {@code /proc/PID/stat}).
      */
     public double processBusyPct(CpuTimes before, List<Integer> cpus) {
-        long busy = 0;
-        long total = 0;
-        for (int cpu : cpus) {
-            long[] a = before.perCpu.get(cpu);
-            long[] b = perCpu.get(cpu);
-            if (a == null || b == null) {
-                continue;
-            }
-            for (int i = USER; i <= STEAL; i++) {
-                total += b[i] - a[i];
-            }
-            busy += (b[0] - a[0]) + (b[1] - a[1]) + (b[2] - a[2]);
-        }
-        return total > 0 ? 100.0 * busy / total : 0;
+        return sharePct(before, cpus, d -> d[USER] + d[NICE] + d[SYSTEM]);
     }
 
     /** Share of time stolen by the hypervisor on {@code cpus}, in percent. */
     public double stealPct(CpuTimes before, List<Integer> cpus) {
-        long steal = 0;
+        return sharePct(before, cpus, d -> d[STEAL]);
+    }
+
+    /** {@code part} of the per-CPU deltas over all their time (user..steal), summed over {@code cpus}, in percent. */
+    private double sharePct(CpuTimes before, List<Integer> cpus, ToLongFunction<long[]> part) {
+        long share = 0;
         long total = 0;
         for (int cpu : cpus) {
             long[] a = before.perCpu.get(cpu);
@@ -92,11 +71,21 @@ public record CpuTimes(Map<Integer, long[]> perCpu) {
             if (a == null || b == null) {
                 continue;
             }
-            for (int i = USER; i <= STEAL; i++) {
-                total += b[i] - a[i];
+            long[] delta = new long[b.length];
+            for (int i = 0; i < b.length; i++) {
+                delta[i] = b[i] - a[i];
             }
-            steal += b[STEAL] - a[STEAL];
+            share += part.applyAsLong(delta);
+            total += total(delta);
         }
-        return total > 0 ? 100.0 * steal / total : 0;
+        return total > 0 ? 100.0 * share / total : 0;
+    }
+
+    private static long total(long[] delta) {
+        long sum = 0;
+        for (int i = USER; i <= STEAL; i++) {
+            sum += delta[i];
+        }
+        return sum;
     }
 }
