@@ -3,8 +3,10 @@ package org.testbed.servlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.testbed.http.BoundedBody;
 import org.testbed.http.Response;
 import org.testbed.http.Routes;
+import org.testbed.server.ServerTuning;
 
 /**
  * What the sync and the async servlet share (TechEmpower's servlet/servlet3 split): routing on the
@@ -27,6 +29,27 @@ public final class ServletSupport {
         }
         String method = request.getMethod();
         return route.endpoint().allows(method) ? null : Response.methodNotAllowed(method, route.endpoint().allow());
+    }
+
+    /** Whether the request may still have body bytes on the wire (declared, or chunked). */
+    public static boolean hasBody(HttpServletRequest request) {
+        return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
+    }
+
+    /**
+     * Reads and drops what is left of the request body (blocking, at most
+     * {@link ServerTuning#DISCARD_LIMIT}), so that closing the connection after an early answer
+     * does not reset it under the client's feet.
+     */
+    public static void discardBody(HttpServletRequest request) {
+        if (!hasBody(request)) {
+            return;
+        }
+        try {
+            BoundedBody.discard(request.getInputStream(), request.getContentLengthLong(), ServerTuning.DISCARD_LIMIT);
+        } catch (IOException | IllegalStateException e) {
+            // the client is gone, or the body was already taken: nothing left to drain
+        }
     }
 
     /**

@@ -36,10 +36,11 @@ public final class TestbedHandler extends Handler.Abstract {
         String method = request.getMethod();
         Routes.Route route = Routes.match(path);
         if (route == null) {
-            return answer(response, callback, Routes.notFound(path));
+            return reject(request, response, callback, Routes.notFound(path));
         }
         if (!route.endpoint().allows(method)) {
-            return answer(response, callback, org.testbed.http.Response.methodNotAllowed(method, route.endpoint().allow()));
+            return reject(request, response, callback,
+                    org.testbed.http.Response.methodNotAllowed(method, route.endpoint().allow()));
         }
         switch (route.endpoint()) {
             case PLAINTEXT -> answer(response, callback, Responses.plaintext());
@@ -74,7 +75,7 @@ public final class TestbedHandler extends Handler.Abstract {
         long length = request.getLength();
         org.testbed.http.Response rejected = items.rejectBeforeBody(id, contentType, length);
         if (rejected != null) {
-            answer(response, callback, rejected);
+            reject(request, response, callback, rejected);
             return;
         }
         boolean create = method.equals("PUT");
@@ -110,6 +111,13 @@ public final class TestbedHandler extends Handler.Abstract {
         } catch (RuntimeException badEncoding) {
             return null;
         }
+    }
+
+    /** Answers a request refused from its headers alone, once its body (if any) has been dropped. */
+    private static boolean reject(Request request, Response response, Callback callback,
+                                  org.testbed.http.Response rejected) {
+        BoundedContent.discard(request, request.getLength(), () -> answer(response, callback, rejected));
+        return true;
     }
 
     private static boolean answer(Response response, Callback callback, org.testbed.http.Response answer) {

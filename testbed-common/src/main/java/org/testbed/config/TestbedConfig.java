@@ -54,6 +54,10 @@ public final class TestbedConfig {
             description = "Per-operation Memcached timeout; slower answers become 503 [MEMCACHED_TIMEOUT_MS]. Default: ${DEFAULT-VALUE}")
     private int memcachedTimeoutMs;
 
+    @Option(names = "--idle-timeout-ms", paramLabel = "MS", defaultValue = "30000",
+            description = "Close a connection idle (or stalled mid-request) this long [TESTBED_IDLE_TIMEOUT_MS]. Default: ${DEFAULT-VALUE}")
+    private int idleTimeoutMs;
+
     private TestbedConfig() {
     }
 
@@ -151,6 +155,7 @@ public final class TestbedConfig {
         require(threads >= 1, "--threads must be at least 1, not " + threads);
         require(maxBody >= 1, "--max-body must be at least 1 byte, not " + maxBody);
         require(memcachedTimeoutMs >= 1, "--memcached-timeout-ms must be at least 1, not " + memcachedTimeoutMs);
+        require(idleTimeoutMs >= 1, "--idle-timeout-ms must be at least 1, not " + idleTimeoutMs);
         require(!memcachedServers.isBlank(), "--memcached-servers must name at least one host:port");
         require(!host.isBlank(), "--host must not be empty");
     }
@@ -193,10 +198,14 @@ public final class TestbedConfig {
         return memcachedTimeoutMs;
     }
 
+    public int idleTimeoutMs() {
+        return idleTimeoutMs;
+    }
+
     @Override
     public String toString() {
         return "host=" + host + " port=" + port + " mode=" + mode.label() + " threads=" + threads + " tls=" + tls
                 + " max-body=" + maxBody + " memcached-servers=" + memcachedServers
-                + " memcached-timeout-ms=" + memcachedTimeoutMs;
+                + " memcached-timeout-ms=" + memcachedTimeoutMs + " idle-timeout-ms=" + idleTimeoutMs;
     }
 }

@@ -36,6 +36,27 @@ public final class BoundedBody {
         return out.toByteArray();
     }
 
+    /**
+     * Reads and drops what is left of a body, stopping after {@code limit} bytes; returns whether
+     * the body ended within it. A body declared longer than the limit is not read at all. Used
+     * before answering a request whose body was refused: see {@code ServerTuning.DISCARD_LIMIT}.
+     */
+    public static boolean discard(InputStream in, long contentLength, long limit) throws IOException {
+        if (contentLength > limit) {
+            return false;
+        }
+        byte[] chunk = new byte[8192];
+        long total = 0;
+        int n;
+        while ((n = in.read(chunk)) != -1) {
+            total += n;
+            if (total > limit) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static byte[] truncated(int got, long expected) throws IOException {
         throw new IOException("request body ended after " + got + " of " + expected + " bytes");
     }

@@ -15,10 +15,14 @@ public final class ServerTuning {
     public static final String SERVER_HEADER = "testbed";
 
     /**
-     * An idle connection (waiting for its next request, or stalled mid-request) is closed after
-     * this; long enough for load tools with think time between requests to keep their connections.
+     * A request answered before its body was read (400, 405, 413, 415 decided from the headers)
+     * still has that body on the wire. A server that closes the connection over unread bytes makes
+     * the kernel send a TCP reset, which can destroy the answer before the client has read it: one
+     * oversized PUT in twenty lost its 413 that way on Jetty. So a rejected body of up to this many
+     * bytes is read and thrown away before the answer; a larger one is not worth the bandwidth and
+     * its client may see a reset instead. Tomcat's {@code maxSwallowSize} default, set explicitly.
      */
-    public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+    public static final long DISCARD_LIMIT = 2L * 1024 * 1024;
 
     /**
      * The listen backlog. Tomcat's default (100) drops SYNs when a staircase step opens hundreds of
@@ -71,6 +75,15 @@ public final class ServerTuning {
     /** The async-context (or equivalent) timeout for a request that waits {@code waitMillis} at most. */
     public static long asyncTimeoutMillis(long waitMillis) {
         return waitMillis + ASYNC_TIMEOUT_MARGIN.toMillis();
+    }
+
+    /**
+     * How long a connection may sit idle (waiting for its next request, or stalled mid-request)
+     * before it is closed: {@code TESTBED_IDLE_TIMEOUT_MS}, 30 s by default, long enough for load
+     * tools with think time between requests to keep their connections.
+     */
+    public static Duration idleTimeout(TestbedConfig config) {
+        return Duration.ofMillis(config.idleTimeoutMs());
     }
 
     public static int cores() {

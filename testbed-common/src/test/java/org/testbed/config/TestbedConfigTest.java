@@ -27,6 +27,7 @@ class TestbedConfigTest {
         assertThat(config.maxBody()).isEqualTo(65536);
         assertThat(config.memcachedServers()).isEqualTo("127.0.0.1:11211");
         assertThat(config.memcachedTimeoutMs()).isEqualTo(1000);
+        assertThat(config.idleTimeoutMs()).isEqualTo(30000);
     }
 
     @Test
@@ -44,12 +45,13 @@ class TestbedConfigTest {
     @Test
     void everySettingHasItsDesignName() {
         Map<String, String> env = Map.of("TESTBED_HOST", "127.0.0.1", "TESTBED_MODE", "virtual", "TESTBED_TLS", "true",
-                "MEMCACHED_SERVERS", "a:1,b:2");
+                "MEMCACHED_SERVERS", "a:1,b:2", "TESTBED_IDLE_TIMEOUT_MS", "1500");
         TestbedConfig config = TestbedConfig.parse("t", new String[0], env, new Properties());
         assertThat(config.host()).isEqualTo("127.0.0.1");
         assertThat(config.mode()).isEqualTo(Mode.VIRTUAL);
         assertThat(config.tls()).isTrue();
         assertThat(config.memcachedServers()).isEqualTo("a:1,b:2");
+        assertThat(config.idleTimeoutMs()).isEqualTo(1500);
         assertThat(TestbedConfig.environmentName("--memcached-timeout-ms")).isEqualTo("MEMCACHED_TIMEOUT_MS");
         assertThat(TestbedConfig.propertyName("TESTBED_MAX_BODY")).isEqualTo("testbed.max.body");
     }

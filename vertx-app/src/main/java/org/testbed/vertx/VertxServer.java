@@ -105,8 +105,8 @@ public final class VertxServer implements AutoCloseable {
                 .setCompressionSupported(false)
                 .setTcpNoDelay(true)
                 .setAcceptBacklog(ServerTuning.ACCEPT_QUEUE)
-                .setIdleTimeout((int) ServerTuning.IDLE_TIMEOUT.toSeconds())
-                .setIdleTimeoutUnit(TimeUnit.SECONDS)
+                .setIdleTimeout(config.idleTimeoutMs())
+                .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 // 100 Continue only once the id and media type are accepted (BodyHandler sends it).
                 .setHandle100ContinueAutomatically(false);
         if (config.tls()) {

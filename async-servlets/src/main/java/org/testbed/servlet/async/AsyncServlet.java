@@ -33,7 +33,7 @@ public final class AsyncServlet extends HttpServlet {
         Routes.Route route = ServletSupport.route(request);
         Response rejected = ServletSupport.rejection(request, route);
         if (rejected != null) {
-            ServletSupport.write(response, rejected);
+            reject(request, response, rejected);
             return;
         }
         switch (route.endpoint()) {
@@ -42,6 +42,19 @@ public final class AsyncServlet extends HttpServlet {
             case HEALTH -> AsyncExchange.start(request, response, storeTimeoutMillis).answerWhenDone(items.healthAsync());
             case DELAY -> delay(request, response);
             case ITEM -> item(request, response, route.id());
+        }
+    }
+
+    /**
+     * Answers a request refused from its headers alone. When a body is on its way, it is dropped
+     * first, without blocking (see {@link BodyReader#discardThenAnswer}).
+     */
+    private void reject(HttpServletRequest request, HttpServletResponse response, Response rejected)
+            throws IOException {
+        if (ServletSupport.hasBody(request)) {
+            BodyReader.discardThenAnswer(request, AsyncExchange.start(request, response, storeTimeoutMillis), rejected);
+        } else {
+            ServletSupport.write(response, rejected);
         }
     }
 
@@ -68,7 +81,7 @@ public final class AsyncServlet extends HttpServlet {
         String contentType = request.getContentType();
         Response rejected = items.rejectBeforeBody(id, contentType, request.getContentLengthLong());
         if (rejected != null) {
-            ServletSupport.write(response, rejected);
+            reject(request, response, rejected);
             return;
         }
         boolean create = method.equals("PUT");

@@ -7,12 +7,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.function.Consumer;
 import org.testbed.http.Response;
+import org.testbed.server.ServerTuning;
 
 /**
  * Reads a request body with Servlet 3.1 non-blocking I/O, at most {@code maxBody} bytes: no thread
  * waits for a slow client's bytes, each chunk is read on a container thread when it has arrived.
- * A body over the limit (possible only when chunked, since the declared length was checked before)
- * is answered 413 at once, without reading the rest.
+ *
+ * <p>A body that is refused (over the limit while chunked, or refused from the headers alone) is
+ * still read to its end and dropped, up to {@link ServerTuning#DISCARD_LIMIT}, before the answer
+ * goes out: closing a connection over unread bytes resets it, and the reset can destroy the answer
+ * before the client reads it.
  */
 final class BodyReader implements ReadListener {
     private static final int CHUNK = 8192;
@@ -24,6 +28,9 @@ final class BodyReader implements ReadListener {
     private final Consumer<byte[]> then;
     private final ByteArrayOutputStream body;
     private final byte[] chunk;
+    /** Once set, the body is being dropped and this is the answer sent when it ends. */
+    private Response afterDiscard;
+    private long discarded;
     private boolean done;
 
     private BodyReader(ServletInputStream in, long length, int maxBody, AsyncExchange exchange, Response tooLarge,
@@ -34,7 +41,7 @@ final class BodyReader implements ReadListener {
         this.tooLarge = tooLarge;
         this.then = then;
         // A declared length (at most maxBody, checked before) sizes both buffers: one copy, no growth.
-        int expected = length >= 0 ? (int) length : Math.min(maxBody, CHUNK);
+        int expected = length >= 0 ? (int) Math.min(length, maxBody) : Math.min(maxBody, CHUNK);
         this.body = new ByteArrayOutputStream(expected);
         this.chunk = new byte[Math.max(1, Math.min(CHUNK, expected))];
     }
@@ -49,6 +56,22 @@ final class BodyReader implements ReadListener {
         in.setReadListener(new BodyReader(in, request.getContentLengthLong(), maxBody, exchange, tooLarge, then));
     }
 
+    /**
+     * Drops the body of {@code request} (already in async mode), then sends {@code answer}; at once
+     * when the body is declared longer than {@link ServerTuning#DISCARD_LIMIT}.
+     */
+    static void discardThenAnswer(HttpServletRequest request, AsyncExchange exchange, Response answer)
+            throws IOException {
+        if (request.getContentLengthLong() > ServerTuning.DISCARD_LIMIT) {
+            exchange.answer(answer);
+            return;
+        }
+        ServletInputStream in = request.getInputStream();
+        BodyReader reader = new BodyReader(in, -1, CHUNK, exchange, answer, body -> { });
+        reader.afterDiscard = answer;
+        in.setReadListener(reader);
+    }
+
     @Override
     public void onDataAvailable() throws IOException {
         while (!done && in.isReady()) {
@@ -56,18 +79,25 @@ final class BodyReader implements ReadListener {
             if (n < 0) {
                 return; // end of body: onAllDataRead follows
             }
-            if (body.size() + n > maxBody) {
-                done = true;
-                exchange.answer(tooLarge);
-                return;
+            if (afterDiscard != null) {
+                discarded += n;
+                if (discarded > ServerTuning.DISCARD_LIMIT) {
+                    finish(afterDiscard); // not worth reading further; the connection will close
+                }
+            } else if (body.size() + n > maxBody) {
+                afterDiscard = tooLarge;
+                discarded = body.size() + n;
+            } else {
+                body.write(chunk, 0, n);
             }
-            body.write(chunk, 0, n);
         }
     }
 
     @Override
     public void onAllDataRead() {
-        if (!done) {
+        if (afterDiscard != null) {
+            finish(afterDiscard);
+        } else if (!done) {
             done = true;
             then.accept(body.toByteArray());
         }
@@ -75,9 +105,13 @@ final class BodyReader implements ReadListener {
 
     @Override
     public void onError(Throwable failure) {
+        finish(Response.problem(400, "The request body could not be read: " + failure.getMessage()));
+    }
+
+    private void finish(Response answer) {
         if (!done) {
             done = true;
-            exchange.answer(Response.problem(400, "The request body could not be read: " + failure.getMessage()));
+            exchange.answer(answer);
         }
     }
 }

@@ -26,7 +26,11 @@ public final class SyncServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        ServletSupport.write(response, answer(request));
+        Response answer = answer(request);
+        if (answer.status() >= 400) {
+            ServletSupport.discardBody(request); // an error may come before the body was read
+        }
+        ServletSupport.write(response, answer);
     }
 
     private Response answer(HttpServletRequest request) {

@@ -123,7 +123,7 @@ public final class JettyServers {
                 ServerTuning.selectorThreads(), factories);
         connector.setHost(config.host());
         connector.setPort(config.port());
-        connector.setIdleTimeout(ServerTuning.IDLE_TIMEOUT.toMillis());
+        connector.setIdleTimeout(ServerTuning.idleTimeout(config).toMillis());
         connector.setAcceptQueueSize(ServerTuning.ACCEPT_QUEUE);
         return connector;
     }

@@ -34,7 +34,7 @@ public final class TomcatConnectors {
      * {@code ServerStartup.requireRunnable} first: on 17 Tomcat only logs that the connector failed).
      */
     public static void configure(Connector connector, TestbedConfig config) {
-        String idleMillis = Long.toString(ServerTuning.IDLE_TIMEOUT.toMillis());
+        String idleMillis = Long.toString(ServerTuning.idleTimeout(config).toMillis());
         connector.setPort(config.port());
         set(connector, "address", config.host());
         set(connector, "server", ServerTuning.SERVER_HEADER);
@@ -43,6 +43,7 @@ public final class TomcatConnectors {
         set(connector, "maxKeepAliveRequests", "-1");
         set(connector, "keepAliveTimeout", idleMillis);
         set(connector, "connectionTimeout", idleMillis);
+        set(connector, "maxSwallowSize", Long.toString(ServerTuning.DISCARD_LIMIT));
         set(connector, "acceptCount", Integer.toString(ServerTuning.ACCEPT_QUEUE));
         // "100 Continue" only once the application reads the body: a rejected upload (413, 415) is
         // answered without inviting the client to send it, as Jetty does.
