@@ -133,7 +133,7 @@ public final class MemcachedItemStore implements ItemStore {
     @Override
     public void ping() {
         requireAllServersConnected();
-        await(() -> client.asyncGets(HEALTH_KEY, RawBytesTranscoder.INSTANCE), f -> null);
+        await(() -> client.asyncGets(HEALTH_KEY, RawBytesTranscoder.INSTANCE), MemcachedItemStore::answered);
     }
 
     // ---- async ----
@@ -173,7 +173,7 @@ public final class MemcachedItemStore implements ItemStore {
         } catch (StoreUnavailableException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return completable(() -> client.asyncGets(HEALTH_KEY, RawBytesTranscoder.INSTANCE), f -> null);
+        return completable(() -> client.asyncGets(HEALTH_KEY, RawBytesTranscoder.INSTANCE), MemcachedItemStore::answered);
     }
 
     @Override
@@ -192,6 +192,16 @@ public final class MemcachedItemStore implements ItemStore {
     private static Versioned versioned(OperationFuture<CASValue<byte[]>> done) throws ExecutionException, InterruptedException {
         CASValue<byte[]> value = done.get();
         return value == null ? null : new Versioned(value.getValue(), value.getCas());
+    }
+
+    /**
+     * The health probe's result: any answer (the key is normally absent) means the server is
+     * there. It must still look at the future: an operation cancelled because the connection
+     * dropped completes too, and only {@code get()} tells it from an answer.
+     */
+    private static Void answered(OperationFuture<CASValue<byte[]>> done) throws ExecutionException, InterruptedException {
+        done.get();
+        return null;
     }
 
     private static WriteResult addResult(OperationFuture<Boolean> done) throws ExecutionException, InterruptedException {

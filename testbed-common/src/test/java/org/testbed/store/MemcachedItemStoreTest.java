@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -156,6 +159,25 @@ class MemcachedItemStoreTest {
         awaitUp(store);
         String id = newId();
         assertThat(store.add(id, bytes("back")).isStored()).isTrue();
+    }
+
+    /**
+     * Operations waiting on a server that then dies are cancelled by spymemcached, and a cancelled
+     * operation completes too: a health check that did not look at how it completed said "up" for
+     * a server that had just been killed.
+     */
+    @Test
+    void aHealthCheckCutOffByTheServerDyingFails() {
+        memcached.pause();
+        List<CompletableFuture<Void>> pings = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            pings.add(store.pingAsync());
+        }
+        memcached.kill(); // the paused server never answered them; now their connection drops
+        for (CompletableFuture<Void> ping : pings) {
+            assertThatThrownBy(ping::join).hasCauseInstanceOf(StoreUnavailableException.class);
+        }
+        assertThatThrownBy(store::ping).isInstanceOf(StoreUnavailableException.class);
     }
 
     @Test

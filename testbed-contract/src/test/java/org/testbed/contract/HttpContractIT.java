@@ -33,9 +33,6 @@ import org.testbed.variant.Variant;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @ExtendWith(ContractSummary.class)
 class HttpContractIT {
-    /** "503 within the timeout plus a small margin": the margin allowed on a noisy 2-core machine. */
-    private static final Duration FAULT_MARGIN = Duration.ofMillis(1000);
-    private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(10);
     private static final int MAX_BODY = 65536;
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
@@ -419,77 +416,14 @@ class HttpContractIT {
     @Test
     @Order(Order.DEFAULT + 1)
     void aHungMemcachedGives503WithinTheTimeoutAndTheServiceRecovers() {
-        String id = newId();
-        create(id, "survives", "the hang");
-        Duration limit = Duration.ofMillis(RunningVariant.MEMCACHED_TIMEOUT_MS).plus(FAULT_MARGIN);
-        running.memcached.pause();
-        try {
-            Reply read = http.get(path(id));
-            assertProblem("GET while hung", read, 503);
-            assertThat(read.elapsed()).as("GET while hung").isLessThan(limit);
-
-            Reply health = http.get("/testbed/health");
-            assertProblem("health while hung", health, 503);
-            assertThat(health.elapsed()).as("health while hung").isLessThan(limit);
-
-            Reply update = http.post(path(id), item("never", "stored"), Map.of());
-            assertProblem("POST while hung", update, 503);
-            assertThat(update.elapsed()).as("POST while hung").isLessThan(limit);
-        } finally {
-            running.memcached.resume();
-        }
-        awaitHealthy();
-        assertThat(http.get(path(id)).status()).isEqualTo(200);
-        assertThat(running.process.isAlive()).isTrue();
+        FaultDrill drill = new FaultDrill(running);
+        drill.hung(drill::assertHungContract);
     }
 
     @Test
     @Order(Order.DEFAULT + 2)
     void aDeadMemcachedGives503FastStoresNothingAndTheServiceRecoversWhenItIsBack() {
-        long pid = running.process.pid();
-        Duration limit = Duration.ofMillis(RunningVariant.MEMCACHED_TIMEOUT_MS).plus(FAULT_MARGIN);
-        running.memcached.kill();
-        try {
-            String id = newId();
-            Reply put = http.put(path(id), item("n", "p"));
-            assertProblem("PUT while dead", put, 503);
-            assertThat(put.elapsed()).as("PUT while dead").isLessThan(limit);
-            Reply get = http.get(path(id));
-            assertProblem("GET while dead", get, 503);
-            assertThat(get.elapsed()).as("GET while dead").isLessThan(limit);
-            Reply health = http.get("/testbed/health");
-            assertProblem("health while dead", health, 503);
-            assertThat(health.elapsed()).as("health while dead").isLessThan(limit);
-        } finally {
-            running.memcached.restart();
-        }
-        awaitHealthy();
-        String id = newId();
-        create(id, "after", "restart");
-        assertStored(id, "after", "restart");
-        assertThat(running.process.pid()).as("same server process, no restart").isEqualTo(pid);
-    }
-
-    /** Polls health until 200; fails if the service has not recovered within {@link #RECOVERY_LIMIT}. */
-    private void awaitHealthy() {
-        long deadline = System.nanoTime() + RECOVERY_LIMIT.toNanos();
-        Reply last = null;
-        while (System.nanoTime() < deadline) {
-            last = http.get("/testbed/health");
-            if (last.status() == 200) {
-                return;
-            }
-            sleep(100);
-        }
-        throw new AssertionError("no recovery within " + RECOVERY_LIMIT + "; last health: " + last.status() + " " + last.text());
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
+        FaultDrill drill = new FaultDrill(running);
+        drill.dead(drill::assertDeadContract);
     }
 }

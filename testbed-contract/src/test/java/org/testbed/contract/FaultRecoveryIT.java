@@ -1,0 +1,148 @@
+package org.testbed.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.testbed.contract.RawConnection.RawResponse;
+import org.testbed.variant.Variant;
+
+/**
+ * Memcached faults over and over on every variant, with a burst of concurrent reads, writes and
+ * health checks in flight while Memcached is hung or dead: every request of every burst must be a
+ * fast 503, every cycle must recover without a restart, and the faults must not leak threads or
+ * file descriptors.
+ *
+ * <p>A leak of one socket or thread per fault (a reconnect that forgets the old connection, a
+ * timer thread per timeout) grows with the number of faults; a pool filling up to the load's
+ * concurrency does not, and it does so in the first cycles (Tomcat's workers grew by 3 or 4 over
+ * the first cycles and then stayed put over ten). So the counts are compared between the end of
+ * {@link #WARM_UP_CYCLES} and the end of {@link #CYCLES}: a leak of one per cycle shows as 4 or
+ * more, above the {@link #SLACK} of threads a pool may trim and refill.
+ */
+@ParameterizedClass
+@MethodSource("org.testbed.contract.ContractVariants#arguments")
+class FaultRecoveryIT {
+    private static final int WARM_UP_CYCLES = 2;
+    private static final int CYCLES = 6;
+    /** Requests in flight at once during each fault: more than a handful, fewer than any pool. */
+    private static final int CONCURRENT = 16;
+    private static final int SLACK = 2;
+
+    private static RunningVariant running;
+
+    private final Variant variant;
+
+    FaultRecoveryIT(Variant variant) {
+        this.variant = variant;
+    }
+
+    @BeforeParameterizedClassInvocation
+    static void start(Variant variant) throws IOException {
+        running = RunningVariant.start(variant, List.of());
+    }
+
+    @AfterParameterizedClassInvocation
+    static void stop() {
+        if (running != null) {
+            running.close();
+            running = null;
+        }
+    }
+
+    @Test
+    void repeatedFaultsAreSurvivedWithoutLeakingThreadsOrFileDescriptors() {
+        FaultDrill drill = new FaultDrill(running);
+        ExecutorService clients = Executors.newFixedThreadPool(CONCURRENT);
+        int passed = 0;
+        int total = 2 * CYCLES + 1;
+        ProcessStats before = null;
+        try {
+            for (int cycle = 1; cycle <= CYCLES; cycle++) {
+                drill.hung(id -> burstOf503s(clients, drill, id));
+                passed++;
+                drill.dead(id -> burstOf503s(clients, drill, id));
+                passed++;
+                if (cycle == WARM_UP_CYCLES) {
+                    before = settledStats();
+                }
+            }
+            ProcessStats after = settledStats();
+            RobustnessSummary.record(variant.name(), "threads_before_after", before.threads() + "->" + after.threads());
+            RobustnessSummary.record(variant.name(), "fds_before_after", before.fileDescriptors() + "->" + after.fileDescriptors());
+            assertThat(after.threads()).as("threads over %d fault cycles (before: %s; after: %s)",
+                    CYCLES - WARM_UP_CYCLES, before, after).isLessThanOrEqualTo(before.threads() + SLACK);
+            assertThat(after.fileDescriptors()).as("file descriptors over %d fault cycles (before: %s; after: %s)",
+                    CYCLES - WARM_UP_CYCLES, before, after).isLessThanOrEqualTo(before.fileDescriptors() + SLACK);
+            passed++;
+        } finally {
+            clients.shutdownNow();
+            RobustnessSummary.record(variant.name(), "fault_cases_passed", passed + "/" + total);
+        }
+    }
+
+    /**
+     * {@link #CONCURRENT} requests at once, a mix of GET and POST of the item {@code id}, PUTs of
+     * new items and health checks, each on its own connection closed afterwards (so that the
+     * descriptor counts compare like with like). Every one must be a 503 problem in time.
+     */
+    private void burstOf503s(ExecutorService clients, FaultDrill drill, String id) {
+        byte[] body = FaultDrill.item("burst", "p").getBytes(StandardCharsets.UTF_8);
+        List<Future<RawResponse>> answers = new ArrayList<>();
+        for (int i = 0; i < CONCURRENT; i++) {
+            int kind = i % 4;
+            answers.add(clients.submit(() -> {
+                try (RawConnection connection = new RawConnection(running.process.baseUri())) {
+                    return switch (kind) {
+                        case 0 -> connection.exchange("GET", FaultDrill.path(id), null, null);
+                        case 1 -> connection.exchange("POST", FaultDrill.path(id), "application/json", body);
+                        case 2 -> connection.exchange("PUT", FaultDrill.path(FaultDrill.newId()), "application/json", body);
+                        default -> connection.exchange("GET", "/testbed/health", null, null);
+                    };
+                }
+            }));
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RunningVariant.MEMCACHED_TIMEOUT_MS)
+                + FaultDrill.FAULT_MARGIN.toNanos();
+        for (Future<RawResponse> answer : answers) {
+            RawResponse response;
+            try {
+                response = answer.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (Exception e) {
+                throw new AssertionError("a request during the fault did not answer within the timeout plus "
+                        + FaultDrill.FAULT_MARGIN + ": " + e, e);
+            }
+            assertThat(response.status()).as("request during the fault: %s", new String(response.body(),
+                    StandardCharsets.UTF_8)).isEqualTo(503);
+            assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+            assertThat(response.header("Retry-After")).isNotNull();
+        }
+    }
+
+    /**
+     * The counts once the server is quiet: the lowest over a second of samples, since a connection
+     * just closed by the client or a pool thread about to retire may still be counted for a moment.
+     */
+    private static ProcessStats settledStats() {
+        FaultDrill.sleep(500);
+        ProcessStats lowest = ProcessStats.of(running.process.pid());
+        for (int i = 0; i < 5; i++) {
+            FaultDrill.sleep(200);
+            ProcessStats now = ProcessStats.of(running.process.pid());
+            lowest = new ProcessStats(Math.min(lowest.threads(), now.threads()),
+                    Math.min(lowest.fileDescriptors(), now.fileDescriptors()), now.rssKb());
+        }
+        return lowest;
+    }
+}
