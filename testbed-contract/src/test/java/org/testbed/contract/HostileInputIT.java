@@ -129,6 +129,16 @@ class HostileInputIT {
         }
         RawResponse response = client.exchange(request);
         checkAnswer(what, response);
+        // Whitespace at the end of the id runs into the separator before "HTTP/1.1", and RFC 9112
+        // lets a server split the request line on any whitespace (Tomcat on spaces and tabs, Netty
+        // on all of Java's, VT and FF too): such a request may be read as the one for the trimmed id.
+        String trimmed = fullId;
+        while (!trimmed.isEmpty() && Character.isWhitespace(trimmed.charAt(trimmed.length() - 1))) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        if (!trimmed.equals(fullId) && VALID_ID.matcher(trimmed).matches() && response.status() != 400) {
+            fullId = trimmed;
+        }
         if (VALID_ID.matcher(fullId).matches()) {
             assertThat(response.status()).as("%s: a valid id; body %s", what, text(response))
                     .isEqualTo(method.equals("PUT") ? 201 : 404);
