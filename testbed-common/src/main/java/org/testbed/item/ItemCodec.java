@@ -44,6 +44,10 @@ public final class ItemCodec {
         if (body.length == 0) {
             throw new InvalidItemException("The request body is empty; expected a JSON object with a \"name\".");
         }
+        int invalidAt = firstInvalidUtf8(body);
+        if (invalidAt >= 0) {
+            throw new InvalidItemException("The request body is not valid UTF-8 (at byte " + invalidAt + ").");
+        }
         String name = null;
         String payload = null;
         boolean sawName = false;
@@ -93,6 +97,57 @@ public final class ItemCodec {
                     + " characters long (it has " + length + ").");
         }
         return new Item(pathId, name, payload);
+    }
+
+    /**
+     * The index of the first byte that is not part of well-formed UTF-8 (RFC 3629), or -1. Jackson's
+     * parser decodes some ill-formed sequences instead of refusing them: overlong forms
+     * ({@code C0 80} became U+0000), encoded surrogates ({@code ED A0 80}) and sequences beyond
+     * U+10FFFF ({@code F4 90 80 80} became two lone surrogates), which would then be stored and
+     * served as garbage. Checked here first, so every variant refuses them alike; ASCII costs one
+     * comparison per byte.
+     */
+    static int firstInvalidUtf8(byte[] bytes) {
+        int i = 0;
+        while (i < bytes.length) {
+            int b = bytes[i] & 0xff;
+            if (b < 0x80) {
+                i++;
+                continue;
+            }
+            int length;
+            int min;
+            int max = 0xbf;
+            if (b >= 0xc2 && b <= 0xdf) {
+                length = 2;
+                min = 0x80;
+            } else if (b >= 0xe0 && b <= 0xef) {
+                length = 3;
+                min = b == 0xe0 ? 0xa0 : 0x80; // E0 80..9F would be overlong
+                max = b == 0xed ? 0x9f : 0xbf; // ED A0..BF would be a surrogate
+            } else if (b >= 0xf0 && b <= 0xf4) {
+                length = 4;
+                min = b == 0xf0 ? 0x90 : 0x80; // F0 80..8F would be overlong
+                max = b == 0xf4 ? 0x8f : 0xbf; // F4 90.. would be beyond U+10FFFF
+            } else {
+                return i; // a continuation byte without a lead, C0, C1 or F5..FF
+            }
+            if (i + length > bytes.length) {
+                return i;
+            }
+            int second = bytes[i + 1] & 0xff;
+            if (second < min || second > max) {
+                return i;
+            }
+            for (int k = 2; k < length; k++) {
+                int next = bytes[i + k] & 0xff;
+                if (next < 0x80 || next > 0xbf) {
+                    return i;
+                }
+            }
+            i += length;
+        }
+        return -1;
     }
 
     /** Encodes an item as {@code {"id":..,"name":..,"payload":..}} in UTF-8. */

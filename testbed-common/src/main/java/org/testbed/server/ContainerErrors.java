@@ -32,6 +32,17 @@ public final class ContainerErrors {
                 + Problem.titleOf(status) + ".";
     }
 
+    /**
+     * The status to answer for an error the container found in the request itself. Tomcat answers
+     * an unknown transfer coding with 501 and Jetty a request line with an unknown version with
+     * 505, as RFC 9112 suggests; but both are the client's fault, and a client must not be able to
+     * make the service count server errors at will (the contract: hostile input is 4xx). They
+     * become 400; every other status stays.
+     */
+    public static int clientStatus(int status) {
+        return status == 501 || status == 505 ? 400 : status;
+    }
+
     private static String specific(int status, String message) {
         if (message == null) {
             return null;

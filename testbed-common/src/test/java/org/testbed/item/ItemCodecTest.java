@@ -53,4 +53,25 @@ class ItemCodecTest {
         byte[] body = {'{', '"', 'n', 'a', 'm', 'e', '"', ':', '"', (byte) 0xff, '"', '}'};
         assertThatThrownBy(() -> ItemCodec.decode("a", body)).isInstanceOf(InvalidItemException.class);
     }
+
+    /** Ill-formed UTF-8 that Jackson's parser would decode instead of refusing. */
+    @ParameterizedTest
+    @ValueSource(strings = {"C0 80", "C1 BF", "E0 80 80", "E0 9F BF", "ED A0 80", "ED BF BF", "F0 80 80 80",
+            "F0 8F BF BF", "F4 90 80 80", "F5 80 80 80", "F8 88 80 80 80", "FE", "80", "C3 28", "E2 82", "F0 9F 98"})
+    void rejectsIllFormedUtf8(String hex) {
+        byte[] bad = java.util.HexFormat.ofDelimiter(" ").parseHex(hex.toLowerCase(java.util.Locale.ROOT));
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        body.writeBytes(utf8("{\"name\":\"a"));
+        body.writeBytes(bad);
+        body.writeBytes(utf8("\"}"));
+        assertThatThrownBy(() -> ItemCodec.decode("a", body.toByteArray())).isInstanceOf(InvalidItemException.class)
+                .hasMessageContaining("UTF-8");
+    }
+
+    @Test
+    void acceptsWellFormedUtf8AtEveryLength() {
+        String name = "a\u00e9\u07ff\u0800\ud7ff\ue000\uffff\ud800\udc00\udbff\udfff";
+        assertThat(ItemCodec.decode("a", utf8("{\"name\":\"" + name + "\"}")).name()).isEqualTo(name);
+        assertThat(ItemCodec.firstInvalidUtf8(utf8(name))).isEqualTo(-1);
+    }
 }

@@ -25,6 +25,14 @@ final class RawConnection implements AutoCloseable {
         String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
+
+        /** Converts to the JDK client's view, for {@link HttpProbe}'s checks. */
+        HttpProbe.Reply toReply() {
+            Map<String, java.util.List<String>> all = new LinkedHashMap<>();
+            headers.forEach((name, value) -> all.put(name, java.util.List.of(value)));
+            return new HttpProbe.Reply(status, java.net.http.HttpHeaders.of(all, (name, value) -> true), body,
+                    java.time.Duration.ZERO);
+        }
     }
 
     RawConnection(URI base) throws IOException {
@@ -56,17 +64,60 @@ final class RawConnection implements AutoCloseable {
         return read(method);
     }
 
+    /**
+     * Writes {@code request} exactly as given (any bytes, any framing) and reads one response. A
+     * server may answer and close before it has read everything (a header block over its limit):
+     * a failed write is remembered and the answer read all the same.
+     *
+     * @throws NoAnswer if the connection ends, or is reset, before a status line arrives
+     */
+    RawResponse send(byte[] request, String method) throws IOException {
+        IOException writeFailure = null;
+        try {
+            out.write(request);
+            out.flush();
+        } catch (IOException e) {
+            writeFailure = e;
+        }
+        try {
+            return read(method);
+        } catch (NoAnswer e) {
+            if (writeFailure != null) {
+                e.addSuppressed(writeFailure);
+            }
+            throw e;
+        }
+    }
+
+    /** The connection ended (EOF or reset) before any status line: the server sent no answer. */
+    static final class NoAnswer extends IOException {
+        NoAnswer(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     private RawResponse read(String method) throws IOException {
-        String statusLine = line();
+        String statusLine;
+        try {
+            statusLine = line();
+        } catch (java.net.SocketException reset) {
+            throw new NoAnswer("connection reset before a response", reset);
+        }
         if (statusLine == null) {
-            throw new IOException("connection closed before a response");
+            throw new NoAnswer("connection closed before a response", null);
         }
         String[] parts = statusLine.split(" ", 3);
+        if (parts.length < 2 || !parts[0].startsWith("HTTP/1.") || !parts[1].matches("\\d{3}")) {
+            throw new IOException("not an HTTP/1.x status line: " + statusLine);
+        }
         int status = Integer.parseInt(parts[1]);
         Map<String, String> headers = new LinkedHashMap<>();
         String line;
         while ((line = line()) != null && !line.isEmpty()) {
             int colon = line.indexOf(':');
+            if (colon <= 0) {
+                throw new IOException("malformed response header line: " + line);
+            }
             headers.put(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), line.substring(colon + 1).strip());
         }
         String length = headers.get("content-length");

@@ -10,8 +10,10 @@ import org.testbed.http.Response;
 import org.testbed.http.Routes;
 
 /**
- * Spring MVC answers HEAD and OPTIONS on every GET mapping by itself; the contract allows only the
- * methods of its table, and every other variant answers them 405. This keeps Spring to the contract.
+ * Spring MVC answers HEAD and OPTIONS on every GET mapping by itself, and its DispatcherServlet
+ * hands TRACE to {@code HttpServlet.doTrace}, which echoes the request (headers, cookies) back; the
+ * contract allows only the methods of its table, and every other variant answers them 405. This
+ * keeps Spring to the contract.
  */
 class ContractMethodsFilter extends HttpFilter {
 
@@ -19,7 +21,7 @@ class ContractMethodsFilter extends HttpFilter {
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         String method = request.getMethod();
-        if (!method.equals("HEAD") && !method.equals("OPTIONS")) {
+        if (!method.equals("HEAD") && !method.equals("OPTIONS") && !method.equals("TRACE")) {
             chain.doFilter(request, response);
             return;
         }

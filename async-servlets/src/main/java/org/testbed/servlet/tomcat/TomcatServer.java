@@ -52,8 +52,6 @@ public final class TomcatServer {
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(baseDir.toString());
         Connector connector = TomcatConnectors.newConnector(config);
-        // TRACE reaches the servlet, which answers 405 with the endpoint's Allow like any other method.
-        connector.setAllowTrace(true);
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);
         ((StandardHost) tomcat.getHost()).setErrorReportValveClass(ProblemErrorReportValve.class.getName());

@@ -36,6 +36,10 @@ public class ProblemErrorHandler extends ErrorHandler {
             response.setStatus(status);
         }
         boolean applicationFailure = cause != null && !(cause instanceof HttpException);
+        if (!applicationFailure && ContainerErrors.clientStatus(status) != status) {
+            status = ContainerErrors.clientStatus(status);
+            response.setStatus(status);
+        }
         // Jetty has logged the failure with its stack trace already (Response.writeError).
         response.getHeaders().put(JettyServers.SERVER);
         Problem problem = Problem.of(status, ContainerErrors.detail(status, message, applicationFailure));

@@ -52,6 +52,10 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         }
         // An exception from the application was logged with its stack trace by StandardWrapperValve.
         // Tomcat's parse errors carry their message and no throwable; a throwable is the application's.
+        if (throwable == null && ContainerErrors.clientStatus(status) != status) {
+            status = ContainerErrors.clientStatus(status);
+            response.setStatus(status);
+        }
         byte[] body = Problem.of(status, ContainerErrors.detail(status, response.getMessage(), throwable != null)).toJson();
         try {
             response.setContentType(MediaTypes.PROBLEM_JSON);

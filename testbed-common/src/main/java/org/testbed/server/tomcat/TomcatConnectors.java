@@ -48,6 +48,10 @@ public final class TomcatConnectors {
         // "100 Continue" only once the application reads the body: a rejected upload (413, 415) is
         // answered without inviting the client to send it, as Jetty does.
         set(connector, "continueResponseTiming", "onRead");
+        // With TRACE refused by the connector, Tomcat answers 405 with an empty body and without
+        // the error valve. Let it through: each variant answers it 405 with a problem body and the
+        // endpoint's Allow, as any other method outside the contract (and never echoes it).
+        connector.setAllowTrace(true);
         if (config.mode() == Mode.VIRTUAL) {
             set(connector, "useVirtualThreads", "true");
         } else {
