@@ -50,11 +50,10 @@ class ExposureIT {
      * Content-Length (then closing), an obs-fold unfolded into a space, an absolute-form target
      * whose host wins over Host, and {@code OPTIONS *} (valid HTTP; Tomcat answers it itself, 200
      * with an empty body, exposing nothing). Tomcat and Vert.x serve them, Jetty refuses: either is fine, a 5xx
-     * or a stack trace is not. Two Host headers are a 400 by the RFC, but Vert.x serves them (noted
-     * in docs/CONTRACT.md as a known deviation).
+     * or a stack trace is not. (Two Host headers are not among them: the RFC says 400, and it is.)
      */
     private static final java.util.Set<String> RFC_LENIENCY = java.util.Set.of("Content-Length and Transfer-Encoding",
-            "a folded header line", "an absolute-form target of another host", "two Hosts", "an asterisk target");
+            "a folded header line", "an absolute-form target of another host", "an asterisk target");
 
     private static RunningVariant running;
     private static final AtomicInteger CHECKS = new AtomicInteger();

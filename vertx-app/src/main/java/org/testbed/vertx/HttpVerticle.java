@@ -14,6 +14,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -85,8 +86,15 @@ final class HttpVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         dateTimer = vertx.setPeriodic(1000, id -> date = httpDate());
+        Router router = router();
         server = vertx.createHttpServer(options)
-                .requestHandler(router())
+                .requestHandler(request -> {
+                    if (hasOneHost(request)) {
+                        router.handle(request);
+                    } else {
+                        refuse(request, Response.problem(400, "The request must have exactly one Host header."));
+                    }
+                })
                 .invalidRequestHandler(this::invalidRequest)
                 .exceptionHandler(e -> log.debug("Connection error: {}", e.toString()));
         return server.listen().onSuccess(listening::accept);
@@ -217,6 +225,20 @@ final class HttpVerticle extends VerticleBase {
         } else {
             problem = Response.problem(400, "The request is not valid HTTP/1.1.");
         }
+        refuse(request, problem);
+    }
+
+    /**
+     * RFC 9112: an HTTP/1.1 request with no Host, or with more than one, is a 400. Netty checks
+     * neither (Tomcat and Jetty do); HTTP/1.0 needs no Host.
+     */
+    private static boolean hasOneHost(HttpServerRequest request) {
+        int hosts = request.headers().getAll(HttpHeaders.HOST).size();
+        return hosts == 1 || hosts == 0 && request.version() == HttpVersion.HTTP_1_0;
+    }
+
+    /** Answers a request that cannot be trusted, and closes its connection after the answer. */
+    private void refuse(HttpServerRequest request, Response problem) {
         HttpServerResponse response = request.response();
         response.headers().add(HttpHeaders.CONNECTION, CLOSE);
         write(request, response, problem);
