@@ -53,6 +53,13 @@ class ConnectionLoadIT {
     static final int DRIVERS = 20;
     /** How long the 1100 connections stay open and idle between their two requests. */
     static final Duration HOLD = Duration.ofSeconds(3);
+    /**
+     * The Memcached timeout of the 1100-connection test. 1100 requests land at once on a 2-core
+     * machine that also runs this test: a store call can wait more than the contract's 1 s for a
+     * CPU (the Spring variant's did, and was rightly answered 503). That is the fault tests'
+     * subject, not this one's: here the store gets time enough, so every answer must be a 200.
+     */
+    static final int BURST_MEMCACHED_TIMEOUT_MS = 5000;
     /** The longest one phase (connect, send or receive on all connections) may take before it is a hang. */
     static final Duration PHASE_LIMIT = Duration.ofSeconds(60);
 
@@ -87,7 +94,8 @@ class ConnectionLoadIT {
     @Order(1)
     void elevenHundredKeepAliveConnectionsAreHeldAndEachAnsweredTwice() throws Exception {
         OpenFileLimit.ofSelf().require(FILES_NEEDED, CONNECTIONS + " connections");
-        try (RunningVariant running = RunningVariant.start(variant, List.of(), "connections")) {
+        try (RunningVariant running = RunningVariant.start(variant,
+                List.of("--memcached-timeout-ms", Integer.toString(BURST_MEMCACHED_TIMEOUT_MS)), "connections")) {
             long pid = running.process.pid();
             OpenFileLimit.of(variant.name() + " (pid " + pid + ")", pid).require(FILES_NEEDED, CONNECTIONS + " connections");
             String itemPath = "/testbed/items/held-" + Long.toString(System.nanoTime(), 36);

@@ -40,8 +40,10 @@ final class RunningVariant implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException(variant.name() + ": " + Jdks.missing(variant.minJdk())));
         MemcachedProcess memcached = MemcachedProcess.start();
         List<String> args = new ArrayList<>(List.of("--host", "127.0.0.1", "--port", "0",
-                "--memcached-servers", memcached.address(),
-                "--memcached-timeout-ms", Integer.toString(MEMCACHED_TIMEOUT_MS)));
+                "--memcached-servers", memcached.address()));
+        if (!extraArgs.contains("--memcached-timeout-ms")) { // a flag may be given only once
+            args.addAll(List.of("--memcached-timeout-ms", Integer.toString(MEMCACHED_TIMEOUT_MS)));
+        }
         args.addAll(extraArgs);
         Path log = Path.of("target", "variant-logs", variant.name() + (logLabel.isEmpty() ? "" : "-" + logLabel) + ".log");
         try {
