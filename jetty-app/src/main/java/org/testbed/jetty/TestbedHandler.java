@@ -6,6 +6,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
+import org.testbed.http.BoundedBody;
 import org.testbed.http.Routes;
 import org.testbed.server.jetty.JettyServers;
 import org.testbed.service.Delay;
@@ -94,8 +95,7 @@ public final class TestbedHandler extends Handler.Abstract {
 
             @Override
             public void failed(Throwable failure) {
-                answer(response, callback, org.testbed.http.Response.problem(400,
-                        "The request body could not be read: " + failure.getMessage()));
+                answer(response, callback, BoundedBody.unreadable(failure));
             }
         });
     }

@@ -3,6 +3,9 @@ package org.testbed.http;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.SocketTimeoutException;
+import java.nio.channels.InterruptedByTimeoutException;
+import java.util.concurrent.TimeoutException;
 
 /** Reads a blocking request body while enforcing the body limit ({@code TESTBED_MAX_BODY}). */
 public final class BoundedBody {
@@ -55,6 +58,35 @@ public final class BoundedBody {
             }
         }
         return true;
+    }
+
+    /**
+     * The answer to a body that failed to arrive. A read that timed out means the client stopped
+     * sending for the idle timeout ({@code TESTBED_IDLE_TIMEOUT_MS}): 408, and the caller must not
+     * wait for the rest of the body (to drain it, say), which would hold the connection, and on a
+     * blocking variant a worker thread, for another idle timeout. Anything else (the client went
+     * away, or sent less than it declared) is 400. The connection cannot carry another request.
+     */
+    public static Response unreadable(Throwable failure) {
+        if (timedOut(failure)) {
+            return Response.problem(408, "The request body stopped arriving: the connection was idle too long.");
+        }
+        return Response.problem(400, "The request body could not be read: " + failure.getMessage());
+    }
+
+    /**
+     * Whether {@code failure} is, or is caused by, a read timeout as the containers report it:
+     * Tomcat a {@link SocketTimeoutException}, Jetty a {@link TimeoutException}, NIO2 an
+     * {@link InterruptedByTimeoutException}, each possibly wrapped in an {@code IOException}.
+     */
+    public static boolean timedOut(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SocketTimeoutException || t instanceof TimeoutException
+                    || t instanceof InterruptedByTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static byte[] truncated(int got, long expected) throws IOException {

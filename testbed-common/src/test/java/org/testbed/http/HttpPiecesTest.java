@@ -58,6 +58,17 @@ class HttpPiecesTest {
     }
 
     @Test
+    void aBodyThatStoppedArrivingIs408AndOtherReadFailures400() {
+        // As Tomcat (a socket timeout under its ClientAbortException) and Jetty (a TimeoutException) report it.
+        assertThat(BoundedBody.unreadable(new IOException(new java.net.SocketTimeoutException())).status()).isEqualTo(408);
+        assertThat(BoundedBody.unreadable(new IOException(new java.util.concurrent.TimeoutException("Idle timeout expired")))
+                .status()).isEqualTo(408);
+        Response gone = BoundedBody.unreadable(new IOException("request body ended after 3 of 10 bytes"));
+        assertThat(gone.status()).isEqualTo(400);
+        assertThat(new String(gone.body(), StandardCharsets.UTF_8)).contains("ended after 3 of 10 bytes");
+    }
+
+    @Test
     void problemsAreRfc9457Json() {
         Response response = Response.problem(503, "say \"why\"");
         assertThat(response.contentType()).isEqualTo("application/problem+json");

@@ -69,7 +69,7 @@ class ExposureIT {
     @BeforeParameterizedClassInvocation
     static void start(Variant variant) throws IOException {
         CHECKS.set(0);
-        running = RunningVariant.start(variant, List.of());
+        running = RunningVariant.start(variant, List.of(), "exposure");
     }
 
     @AfterParameterizedClassInvocation

@@ -50,7 +50,7 @@ class FaultRecoveryIT {
 
     @BeforeParameterizedClassInvocation
     static void start(Variant variant) throws IOException {
-        running = RunningVariant.start(variant, List.of());
+        running = RunningVariant.start(variant, List.of(), "faults");
     }
 
     @AfterParameterizedClassInvocation

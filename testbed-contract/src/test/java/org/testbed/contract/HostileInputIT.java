@@ -65,7 +65,7 @@ class HostileInputIT {
         try {
             Map<String, Future<RunningVariant>> starts = new LinkedHashMap<>();
             for (Variant variant : variants) {
-                starts.put(variant.name(), starter.submit(() -> RunningVariant.start(variant, List.of())));
+                starts.put(variant.name(), starter.submit(() -> RunningVariant.start(variant, List.of(), "hostile")));
             }
             for (Map.Entry<String, Future<RunningVariant>> start : starts.entrySet()) {
                 RunningVariant running = start.getValue().get();

@@ -45,7 +45,7 @@ class LostUpdateIT {
 
     @BeforeParameterizedClassInvocation
     static void start(Variant variant) throws IOException {
-        running = RunningVariant.start(variant, List.of());
+        running = RunningVariant.start(variant, List.of(), "lost-update");
     }
 
     @AfterParameterizedClassInvocation

@@ -1,5 +1,6 @@
 package org.testbed.contract;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,12 +41,22 @@ final class RawConnection implements AutoCloseable {
                 ? HttpProbe.trustingLoopbackCertificates().getSocketFactory().createSocket(base.getHost(), base.getPort())
                 : new Socket(base.getHost(), base.getPort());
         socket.setSoTimeout(10_000);
-        in = socket.getInputStream();
+        // Buffered: responses are parsed a byte at a time, which must not be a system call each.
+        in = new BufferedInputStream(socket.getInputStream());
         out = socket.getOutputStream();
         hostHeader = base.getHost() + ":" + base.getPort();
     }
 
     RawResponse exchange(String method, String path, String contentType, byte[] body) throws IOException {
+        send(method, path, contentType, body);
+        return receive(method);
+    }
+
+    /**
+     * Writes one request without waiting for its answer; {@link #receive} reads it. Lets a test put
+     * a request on each of many connections before reading any answer, so they are all in flight.
+     */
+    void send(String method, String path, String contentType, byte[] body) throws IOException {
         StringBuilder head = new StringBuilder();
         head.append(method).append(' ').append(path).append(" HTTP/1.1\r\n");
         head.append("Host: ").append(hostHeader).append("\r\n");
@@ -61,7 +72,6 @@ final class RawConnection implements AutoCloseable {
             out.write(body);
         }
         out.flush();
-        return read(method);
     }
 
     /**
@@ -80,7 +90,7 @@ final class RawConnection implements AutoCloseable {
             writeFailure = e;
         }
         try {
-            return read(method);
+            return receive(method);
         } catch (NoAnswer e) {
             if (writeFailure != null) {
                 e.addSuppressed(writeFailure);
@@ -96,7 +106,12 @@ final class RawConnection implements AutoCloseable {
         }
     }
 
-    private RawResponse read(String method) throws IOException {
+    /**
+     * Reads the response to the request {@link #send} wrote with {@code method}.
+     *
+     * @throws NoAnswer if the connection ends, or is reset, before a status line arrives
+     */
+    RawResponse receive(String method) throws IOException {
         String statusLine;
         try {
             statusLine = line();

@@ -28,14 +28,24 @@ final class RunningVariant implements AutoCloseable {
     }
 
     static RunningVariant start(Variant variant, List<String> extraArgs) throws IOException {
+        return start(variant, extraArgs, extraArgs.isEmpty() ? "" : String.join("", extraArgs).replaceAll("[^a-z]", ""));
+    }
+
+    /**
+     * As {@link #start(Variant, List)}, logging to {@code target/variant-logs/VARIANT-LABEL.log}, so
+     * that suites starting the same variant keep apart logs.
+     */
+    static RunningVariant start(Variant variant, List<String> extraArgs, String logLabel) throws IOException {
         Path java = Jdks.javaFor(variant.minJdk())
                 .orElseThrow(() -> new IllegalStateException(variant.name() + ": " + Jdks.missing(variant.minJdk())));
         MemcachedProcess memcached = MemcachedProcess.start();
         List<String> args = new ArrayList<>(List.of("--host", "127.0.0.1", "--port", "0",
-                "--memcached-servers", memcached.address(),
-                "--memcached-timeout-ms", Integer.toString(MEMCACHED_TIMEOUT_MS)));
+                "--memcached-servers", memcached.address()));
+        if (!extraArgs.contains("--memcached-timeout-ms")) { // a flag may be given only once
+            args.addAll(List.of("--memcached-timeout-ms", Integer.toString(MEMCACHED_TIMEOUT_MS)));
+        }
         args.addAll(extraArgs);
-        Path log = Path.of("target", "variant-logs", variant.name() + (extraArgs.isEmpty() ? "" : "-" + String.join("", extraArgs).replaceAll("[^a-z]", "")) + ".log");
+        Path log = Path.of("target", "variant-logs", variant.name() + (logLabel.isEmpty() ? "" : "-" + logLabel) + ".log");
         try {
             VariantProcess process = VariantProcess.start(variant, ContractVariants.repositoryRoot(), java,
                     List.of("-Xmx256m"), args, log, START_TIMEOUT);

@@ -50,7 +50,14 @@ class ItemController {
         if (rejected != null) {
             return SpringResponses.of(rejected);
         }
-        byte[] body = BoundedBody.read(request.getInputStream(), request.getContentLengthLong(), items.maxBody());
+        byte[] body;
+        try {
+            body = BoundedBody.read(request.getInputStream(), request.getContentLengthLong(), items.maxBody());
+        } catch (IOException e) {
+            // A client that stalled or went away mid-body: 408 or 400 like every variant, not an
+            // "unexpected" 500 logged with its stack trace for each slow client.
+            return SpringResponses.of(BoundedBody.unreadable(e));
+        }
         return SpringResponses.of(body == null ? items.tooLarge() : write.apply(id, body));
     }
 

@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.function.Consumer;
+import org.testbed.http.BoundedBody;
 import org.testbed.http.Response;
 import org.testbed.server.ServerTuning;
 
@@ -105,7 +106,7 @@ final class BodyReader implements ReadListener {
 
     @Override
     public void onError(Throwable failure) {
-        finish(Response.problem(400, "The request body could not be read: " + failure.getMessage()));
+        finish(BoundedBody.unreadable(failure));
     }
 
     private void finish(Response answer) {

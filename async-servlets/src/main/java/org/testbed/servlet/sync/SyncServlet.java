@@ -27,8 +27,10 @@ public final class SyncServlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         Response answer = answer(request);
-        if (answer.status() >= 400) {
-            ServletSupport.discardBody(request); // an error may come before the body was read
+        // An error may come before the body was read: drain it. Not after a 408, whose body
+        // stopped arriving: waiting for it again would hold this thread for another idle timeout.
+        if (answer.status() >= 400 && answer.status() != 408) {
+            ServletSupport.discardBody(request);
         }
         ServletSupport.write(response, answer);
     }
@@ -69,7 +71,7 @@ public final class SyncServlet extends HttpServlet {
         try {
             body = BoundedBody.read(request.getInputStream(), length, items.maxBody());
         } catch (IOException e) {
-            return Response.problem(400, "The request body could not be read: " + e.getMessage());
+            return BoundedBody.unreadable(e);
         }
         if (body == null) {
             return items.tooLarge();

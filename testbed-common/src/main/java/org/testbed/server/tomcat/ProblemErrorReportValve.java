@@ -1,5 +1,6 @@
 package org.testbed.server.tomcat;
 
+import jakarta.servlet.ServletException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -22,6 +23,10 @@ import org.testbed.server.ContainerErrors;
  * never Tomcat's HTML page and never a stack trace. Errors the application wrote itself pass
  * through untouched.
  *
+ * <p>A 408 (a blocking body read timed out: Tomcat answers it by itself, whatever the application
+ * then writes) also stops Tomcat from swallowing the rest of the body before closing: the client
+ * stopped sending, so the swallow would only wait for another idle timeout with a worker thread.
+ *
  * <p>Install it on the Host, in place of the default valve:
  * <pre>{@code
  * ((StandardHost) tomcat.getHost()).setErrorReportValveClass(ProblemErrorReportValve.class.getName());
@@ -35,6 +40,16 @@ public class ProblemErrorReportValve extends ErrorReportValve {
     public ProblemErrorReportValve() {
         setShowReport(false);
         setShowServerInfo(false);
+    }
+
+    @Override
+    public void invoke(Request request, Response response) throws IOException, ServletException {
+        super.invoke(request, response);
+        // Here, not in report(): an error page (Spring Boot's) may have written the 408 already.
+        if (response.getStatus() == 408) {
+            // Also marks the connection to be closed once the response is written.
+            request.getCoyoteRequest().action(ActionCode.DISABLE_SWALLOW_INPUT, null);
+        }
     }
 
     @Override
