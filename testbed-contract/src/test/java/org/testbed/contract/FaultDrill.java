@@ -2,10 +2,11 @@ package org.testbed.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.testbed.contract.HttpProbe.assertProblem;
+import static org.testbed.contract.Items.item;
+import static org.testbed.contract.Items.path;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.testbed.contract.HttpProbe.Reply;
 
@@ -19,7 +20,6 @@ final class FaultDrill {
     /** "503 within the timeout plus a small margin": the margin allowed on a noisy 2-core machine. */
     static final Duration FAULT_MARGIN = Duration.ofMillis(1000);
     static final Duration RECOVERY_LIMIT = Duration.ofSeconds(10);
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private final RunningVariant running;
     private final HttpProbe http;
@@ -31,15 +31,7 @@ final class FaultDrill {
     }
 
     static String newId() {
-        return "fault-" + SEQUENCE.incrementAndGet() + "-" + Long.toString(System.nanoTime(), 36);
-    }
-
-    static String path(String id) {
-        return "/testbed/items/" + id;
-    }
-
-    static String item(String name, String payload) {
-        return "{\"name\":\"" + name + "\",\"payload\":\"" + payload + "\"}";
+        return Items.newId("fault");
     }
 
     /**

@@ -98,16 +98,16 @@ class FaultRecoveryIT {
      * descriptor counts compare like with like). Every one must be a 503 problem in time.
      */
     private void burstOf503s(ExecutorService clients, FaultDrill drill, String id) {
-        byte[] body = FaultDrill.item("burst", "p").getBytes(StandardCharsets.UTF_8);
+        byte[] body = Items.item("burst", "p").getBytes(StandardCharsets.UTF_8);
         List<Future<RawResponse>> answers = new ArrayList<>();
         for (int i = 0; i < CONCURRENT; i++) {
             int kind = i % 4;
             answers.add(clients.submit(() -> {
                 try (RawConnection connection = new RawConnection(running.process.baseUri())) {
                     return switch (kind) {
-                        case 0 -> connection.exchange("GET", FaultDrill.path(id), null, null);
-                        case 1 -> connection.exchange("POST", FaultDrill.path(id), "application/json", body);
-                        case 2 -> connection.exchange("PUT", FaultDrill.path(FaultDrill.newId()), "application/json", body);
+                        case 0 -> connection.exchange("GET", Items.path(id), null, null);
+                        case 1 -> connection.exchange("POST", Items.path(id), "application/json", body);
+                        case 2 -> connection.exchange("PUT", Items.path(FaultDrill.newId()), "application/json", body);
                         default -> connection.exchange("GET", "/testbed/health", null, null);
                     };
                 }

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -34,7 +33,6 @@ import org.testbed.variant.Variant;
 @ExtendWith(ContractSummary.class)
 class HttpContractIT {
     private static final int MAX_BODY = 65536;
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private static RunningVariant running;
 
@@ -62,15 +60,15 @@ class HttpContractIT {
     }
 
     private static String newId() {
-        return "contract-" + SEQUENCE.incrementAndGet() + "-" + Long.toString(System.nanoTime(), 36);
+        return Items.newId("contract");
     }
 
     private static String item(String name, String payload) {
-        return "{\"name\":\"" + name + "\",\"payload\":\"" + payload + "\"}";
+        return Items.item(name, payload);
     }
 
     private static String path(String id) {
-        return "/testbed/items/" + id;
+        return Items.path(id);
     }
 
     private Reply create(String id, String name, String payload) {

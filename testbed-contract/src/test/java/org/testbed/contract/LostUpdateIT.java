@@ -59,8 +59,8 @@ class LostUpdateIT {
     @Test
     void concurrentCompareAndSwapUpdatesAreNeitherLostNorInvented() throws Exception {
         HttpProbe http = running.http;
-        String path = FaultDrill.path(FaultDrill.newId());
-        assertThat(http.put(path, FaultDrill.item("counter", "")).status()).isEqualTo(201);
+        String path = Items.path(FaultDrill.newId());
+        assertThat(http.put(path, Items.item("counter", "")).status()).isEqualTo(201);
 
         AtomicInteger conflicts = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
@@ -100,7 +100,7 @@ class LostUpdateIT {
             String token = client + "-" + mine.size();
             String payload = read.json().path("payload").asText();
             String next = payload.isEmpty() ? token : payload + "," + token;
-            Reply write = http.post(path, FaultDrill.item("counter", next), Map.of("If-Match", read.etag()));
+            Reply write = http.post(path, Items.item("counter", next), Map.of("If-Match", read.etag()));
             if (write.status() == 200) {
                 mine.add(token);
             } else {
