@@ -1,0 +1,54 @@
+package org.testbed.runner.csv;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One measurement of one step: a row of {@code samples.csv}. A run with {@code --repeat N} measures
+ * every step N times, each time in a freshly started server (as JMH forks a JVM per fork), and
+ * keeps every sample here; {@code results.csv} then holds the median of a step's samples and
+ * {@code steps.csv} their spread. {@code compare} reads this file to tell noise from a change.
+ *
+ * @param repeat which pass of the run measured it, from 1
+ * @param rps completed requests per second
+ * @param latP99Ms p99 latency (for an open-model step measured from the intended start)
+ * @param cpuMsPerReq server CPU time per request, user plus system
+ * @param latP99UncorrectedMs open model: p99 measured from the actual send (wrk2's {@code -U}); NaN for closed steps
+ * @param scheduleLagP99Ms open model: p99 of how late a request was sent after its intended start; NaN for closed steps
+ * @param warmupS the warm-up (seconds of load) the server had before this scenario's first step
+ * @param steady false when the step's own 1-second windows still trended (see {@code SteadyState})
+ * @param raw the sample's raw output file, relative to the run folder
+ */
+public record SampleRecord(String variant, String scenario, int concurrency, double targetRps, int repeat,
+                           double rps, double latP99Ms, double cpuMsPerReq, long errors,
+                           double latP99UncorrectedMs, double scheduleLagP99Ms, double warmupS, boolean steady,
+                           String raw) {
+
+    public static final List<String> COLUMNS = List.of("variant", "scenario", "concurrency", "target_rps", "repeat",
+            "rps", "lat_p99_ms", "cpu_ms_per_req", "errors", "lat_p99_uncorrected_ms", "schedule_lag_p99_ms",
+            "warmup_s", "steady", "raw");
+
+    public ResultRow.StepKey key() {
+        return new ResultRow.StepKey(variant, scenario, concurrency, targetRps);
+    }
+
+    public List<String> fields() {
+        return List.of(variant, scenario, Integer.toString(concurrency), ResultRow.num(targetRps, 1),
+                Integer.toString(repeat), ResultRow.num(rps, 1), ResultRow.num(latP99Ms, 3),
+                ResultRow.num(cpuMsPerReq, 5), Long.toString(errors), ResultRow.num(latP99UncorrectedMs, 3),
+                ResultRow.num(scheduleLagP99Ms, 3), ResultRow.num(warmupS, 1), Boolean.toString(steady), raw);
+    }
+
+    public static SampleRecord of(Map<String, String> v) {
+        return new SampleRecord(v.get("variant"), v.get("scenario"), (int) d(v, "concurrency", 0), d(v, "target_rps", 0),
+                (int) d(v, "repeat", 1), d(v, "rps", Double.NaN), d(v, "lat_p99_ms", Double.NaN),
+                d(v, "cpu_ms_per_req", Double.NaN), (long) d(v, "errors", 0), d(v, "lat_p99_uncorrected_ms", Double.NaN),
+                d(v, "schedule_lag_p99_ms", Double.NaN), d(v, "warmup_s", Double.NaN),
+                !"false".equals(v.get("steady")), v.getOrDefault("raw", ""));
+    }
+
+    private static double d(Map<String, String> v, String k, double absent) {
+        String s = v.get(k);
+        return s == null || s.isBlank() ? absent : Double.parseDouble(s);
+    }
+}
