@@ -2,6 +2,7 @@ package org.testbed.runner.csv;
 
 import java.util.List;
 import java.util.Map;
+import org.testbed.runner.stats.Spread;
 
 /**
  * One row of the sidecar {@code steps.csv}: what the runner knows about a step beyond DESIGN.md's
@@ -29,15 +30,35 @@ import java.util.Map;
  * @param threads the worker threads of sync variants (TESTBED_THREADS)
  * @param raw the step's raw output file, relative to the run folder
  * @param flamegraph the step's flame graph, relative to the run folder, or empty
+ * @param repeats how many samples the step's figures are the median of ({@code --repeat})
+ * @param rps the spread of throughput over the repeats
+ * @param p99 the spread of p99 latency (ms) over the repeats
+ * @param cpu the spread of server CPU ms per request over the repeats
+ * @param warmupS the warm-up the server had before this scenario (seconds of load, median over the
+ *                repeats): until throughput stopped rising, bounded by {@code --warmup}
+ * @param notSteadySamples how many of the samples still trended within their own window
+ * @param latP99UncorrectedMs open model: median p99 from the actual send (as wrk2 -U); NaN when closed
+ * @param scheduleLagP99Ms open model: median p99 of how late the driver sent after the intended start; NaN when closed
  */
 public record StepRecord(String variant, String scenario, int concurrency, double targetRps, String driver,
                          double driverCpuMs, double driverCpuPct, double memcachedCpuPct, double loadCpusBusyPct, double serverCpusBusyPct,
                          double stealPct, double otherLoadPct, double loadSidePct, boolean loadSaturated, int peakConnections,
-                         String serverCpus, String loadCpus, int delayMs, int threads, String raw, String flamegraph) {
+                         String serverCpus, String loadCpus, int delayMs, int threads, String raw, String flamegraph,
+                         int repeats, Spread rps, Spread p99, Spread cpu, double warmupS, int notSteadySamples,
+                         double latP99UncorrectedMs, double scheduleLagP99Ms) {
 
     public static final List<String> COLUMNS = List.of("variant", "scenario", "concurrency", "target_rps", "driver",
             "driver_cpu_ms", "driver_cpu_pct", "memcached_cpu_pct", "load_cpus_busy_pct", "server_cpus_busy_pct", "steal_pct", "other_load_pct", "load_side_pct", "load_saturated", "peak_connections", "server_cpus", "load_cpus",
-            "delay_ms", "threads", "raw", "flamegraph");
+            "delay_ms", "threads", "raw", "flamegraph", "repeats",
+            "rps_min", "rps_max", "rps_ci_low", "rps_ci_high",
+            "lat_p99_min_ms", "lat_p99_max_ms", "lat_p99_ci_low_ms", "lat_p99_ci_high_ms",
+            "cpu_ms_per_req_min", "cpu_ms_per_req_max", "cpu_ms_per_req_ci_low", "cpu_ms_per_req_ci_high",
+            "ci_confidence", "warmup_s", "steady", "not_steady_samples", "lat_p99_uncorrected_ms", "schedule_lag_p99_ms");
+
+    /** Whether every sample of the step was steady within its own window. */
+    public boolean steady() {
+        return notSteadySamples == 0;
+    }
 
     public ResultRow.StepKey key() {
         return new ResultRow.StepKey(variant, scenario, concurrency, targetRps);
@@ -50,7 +71,12 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
                 ResultRow.num(serverCpusBusyPct, 1), ResultRow.num(stealPct, 1), ResultRow.num(otherLoadPct, 1),
                 ResultRow.num(loadSidePct, 1), Boolean.toString(loadSaturated),
                 Integer.toString(peakConnections), serverCpus, loadCpus, Integer.toString(delayMs),
-                Integer.toString(threads), raw, flamegraph == null ? "" : flamegraph);
+                Integer.toString(threads), raw, flamegraph == null ? "" : flamegraph, Integer.toString(repeats),
+                ResultRow.num(rps.min(), 1), ResultRow.num(rps.max(), 1), ResultRow.num(rps.ciLow(), 1), ResultRow.num(rps.ciHigh(), 1),
+                ResultRow.num(p99.min(), 3), ResultRow.num(p99.max(), 3), ResultRow.num(p99.ciLow(), 3), ResultRow.num(p99.ciHigh(), 3),
+                ResultRow.num(cpu.min(), 5), ResultRow.num(cpu.max(), 5), ResultRow.num(cpu.ciLow(), 5), ResultRow.num(cpu.ciHigh(), 5),
+                ResultRow.num(rps.confidence(), 4), ResultRow.num(warmupS, 1), Boolean.toString(steady()),
+                Integer.toString(notSteadySamples), ResultRow.num(latP99UncorrectedMs, 3), ResultRow.num(scheduleLagP99Ms, 3));
     }
 
     public static StepRecord of(Map<String, String> v) {
@@ -60,7 +86,22 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
                 num(v, "server_cpus_busy_pct"), num(v, "steal_pct"), num(v, "other_load_pct"),
                 num(v, "load_side_pct"), Boolean.parseBoolean(v.get("load_saturated")), (int) num(v, "peak_connections"),
                 v.getOrDefault("server_cpus", ""), v.getOrDefault("load_cpus", ""), (int) num(v, "delay_ms"),
-                (int) num(v, "threads"), v.getOrDefault("raw", ""), v.getOrDefault("flamegraph", ""));
+                (int) num(v, "threads"), v.getOrDefault("raw", ""), v.getOrDefault("flamegraph", ""),
+                Math.max(1, (int) num(v, "repeats")), spread(v, "rps_", ""), spread(v, "lat_p99_", "_ms"),
+                spread(v, "cpu_ms_per_req_", ""), nan(v, "warmup_s"), (int) num(v, "not_steady_samples"),
+                nan(v, "lat_p99_uncorrected_ms"), nan(v, "schedule_lag_p99_ms"));
+    }
+
+    /** A spread from its columns; a steps.csv from before repeats has none (read as unknown). */
+    private static Spread spread(Map<String, String> v, String prefix, String suffix) {
+        int n = Math.max(1, (int) num(v, "repeats"));
+        return new Spread(n, Double.NaN, nan(v, prefix + "min" + suffix), nan(v, prefix + "max" + suffix),
+                nan(v, prefix + "ci_low" + suffix), nan(v, prefix + "ci_high" + suffix), nan(v, "ci_confidence"));
+    }
+
+    private static double nan(Map<String, String> v, String k) {
+        String s = v.get(k);
+        return s == null || s.isBlank() ? Double.NaN : Double.parseDouble(s);
     }
 
     private static double num(Map<String, String> v, String k) {

@@ -45,6 +45,7 @@ import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.ProcStat;
 import org.testbed.runner.proc.ProcStatus;
 import org.testbed.runner.report.ReportWriter;
+import org.testbed.runner.stats.Spread;
 import org.testbed.scenario.RequestSpec;
 import org.testbed.scenario.Workload;
 import org.testbed.variant.Jdks;
@@ -439,7 +440,9 @@ public final class Runner {
                 result.peakConnections(),
                 settings.pinning().serverCpus(), settings.pinning().loadCpus(),
                 workload.name().equals("delay") ? settings.delayMs() : 0, settings.threads(),
-                relativeRaw.toString(), flameFile == null ? "" : settings.out().relativize(flameFile).toString()));
+                relativeRaw.toString(), flameFile == null ? "" : settings.out().relativize(flameFile).toString(),
+                1, Spread.single(row.rps()), Spread.single(row.latP99Ms()), Spread.single(row.cpuMsPerReq()),
+                settings.warmup().toMillis() / 1000.0, 0, Double.NaN, Double.NaN));
 
         StringBuilder raw = new StringBuilder();
         raw.append(String.format(Locale.ROOT, "variant %s (%s), pid %d, JDK %s%nscenario %s, level %s, started %s%n",

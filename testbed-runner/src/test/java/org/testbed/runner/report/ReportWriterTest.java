@@ -15,6 +15,7 @@ import org.testbed.runner.compare.CompareWriter;
 import org.testbed.runner.csv.ResultRow;
 import org.testbed.runner.csv.ResultsCsv;
 import org.testbed.runner.csv.StepRecord;
+import org.testbed.runner.stats.Spread;
 import org.testbed.runner.csv.StepsCsv;
 
 /**
@@ -60,7 +61,8 @@ class ReportWriterTest {
 
     private static StepRecord step(String variant, String scenario, int c, double rate, boolean saturated, int delay) {
         return new StepRecord(variant, scenario, c, rate, "testbed-nio", 900, saturated ? 60 : 30, saturated ? 37 : 10, saturated ? 99 : 60, 100, 0.5, 2, saturated ? 97 : 40, saturated, c, "0", "1",
-                delay, 200, "raw/" + variant + "/" + scenario + ".txt", "");
+                delay, 200, "raw/" + variant + "/" + scenario + ".txt", "", 1, Spread.single(0), Spread.single(0),
+                Spread.single(0), 5, 0, Double.NaN, Double.NaN);
     }
 
     @Test
