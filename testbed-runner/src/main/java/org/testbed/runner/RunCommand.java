@@ -170,7 +170,8 @@ final class RunCommand implements Callable<Integer> {
                 warmup != null ? Levels.duration(warmup) : p.warmup(), p.name().toLowerCase(Locale.ROOT),
                 pinning, flamegraph, d, threads, delayMs, payloadSize, maxConnections, Levels.duration(timeout),
                 saturation, jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")),
-                servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs());
+                servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs(),
+                1, true);
         if (settings.duration().compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--duration must be at least 1s");
         }

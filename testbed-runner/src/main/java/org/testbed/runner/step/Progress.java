@@ -41,13 +41,17 @@ public final class Progress {
         overheadMillis += overhead;
     }
 
-    public void step(String variant, String scenario, String level, double rps, double p99, double cpuMsPerReq,
-                     double driverPct, boolean saturated, double otherLoadPct, long errors) {
+    /** One line per measured sample: its figures, and the flags that make them suspect. */
+    void step(Sample sample) {
         stepsDone++;
+        var row = sample.row();
+        var step = sample.step();
         out.printf(Locale.ROOT, "[%3d/%d] %-22s %-9s %-8s %9.0f req/s  p99 %8.3f ms  cpu %7.4f ms/req  load CPU %3.0f%%%s%s%s  ETA %s%n",
-                stepsDone, totalSteps, variant, scenario, level, rps, p99, cpuMsPerReq, driverPct,
-                saturated ? " SATURATED" : "", otherLoadPct > 0 ? String.format(Locale.ROOT, "  NOT QUIET (%.0f%% other load)", otherLoadPct) : "",
-                errors > 0 ? "  errors " + errors : "", eta());
+                stepsDone, totalSteps, row.variant(), row.scenario(), row.key().level(), row.rps(), row.latP99Ms(),
+                row.cpuMsPerReq(), step.loadSidePct(), step.loadSaturated() ? " SATURATED" : "",
+                step.otherLoadPct() > LoadAccounting.NOISE_PCT
+                        ? String.format(Locale.ROOT, "  NOT QUIET (%.0f%% other load)", step.otherLoadPct()) : "",
+                row.errors() > 0 ? "  errors " + row.errors() : "", eta());
         out.flush();
     }
 

@@ -14,7 +14,7 @@ import org.testbed.variant.Variant;
  * @param out the run folder
  * @param runId the run's id (the CSV's run_id, the key space's first part)
  * @param variants the variants to run, in order
- * @param java the JDK launcher for every variant, or null to take each variant's oldest suitable JDK
+ * @param java the JDK launcher for every variant, or null to choose (see {@code JdkChoice})
  * @param scenarios scenario name to its levels, in order
  * @param duration each step's measured window
  * @param warmup load applied before a scenario's first step, not measured
@@ -31,12 +31,15 @@ import org.testbed.variant.Variant;
  * @param jvmArgs JVM options for every variant
  * @param memcachedServers MEMCACHED_SERVERS to use, or null to start a private memcached
  * @param commandLine the arguments the run was started with, for environment.json
+ * @param repeat how many times every step is measured, each time in a freshly started server
+ * @param mixedJdks run each variant on its oldest suitable JDK instead of one shared JDK 21+
  */
 public record RunSettings(Path root, Path out, String runId, List<Variant> variants, Path java,
                           Map<String, List<Level>> scenarios, Duration duration, Duration warmup, String profile,
                           Pinning pinning, boolean flamegraph, String driver, int threads, int delayMs,
                           int payloadSize, int maxConnections, Duration timeout, double saturationPct,
-                          List<String> jvmArgs, String memcachedServers, List<String> commandLine) {
+                          List<String> jvmArgs, String memcachedServers, List<String> commandLine,
+                          int repeat, boolean mixedJdks) {
 
     public int stepCount() {
         return variants.size() * scenarios.values().stream().mapToInt(List::size).sum();

@@ -1,0 +1,61 @@
+package org.testbed.runner.step;
+
+import java.util.List;
+import org.testbed.runner.load.LoadResult;
+import org.testbed.runner.proc.ClockTicks;
+import org.testbed.runner.proc.ProcStat;
+
+/**
+ * Where a step's CPU time went, from two {@link ServerSnapshot}s and the driver's result: the
+ * server's user and system time per request, the load side's share of its CPUs (driver, memcached
+ * when it shares them, interrupts), and the busy time no process of the run accounts for. A step
+ * whose load side was saturated may have measured the client; one with much other load is noisy.
+ *
+ * @param loadSidePct driver + memcached (when on the load CPUs) + irq/softirq there, in % of the load CPUs
+ * @param otherLoadPct busy time on the server's or the load CPUs that the run's processes do not explain
+ */
+record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double sysMsPerReq, double driverPct,
+                      double memcachedPct, double loadIrqPct, double loadSidePct, boolean saturated,
+                      double loadBusyPct, double serverBusyPct, double stealPct, double otherLoadPct, boolean noisy,
+                      List<Integer> loadList, List<Integer> serverList) {
+
+    /** Busy CPU time not accounted for by the run's processes above which a step is called noisy. */
+    static final double NOISE_PCT = 15;
+
+    static LoadAccounting of(ServerSnapshot before, ServerSnapshot after, LoadResult result, Pinning pinning,
+                             double saturationPct) {
+        int loadCpus = pinning.loadCpuCount();
+        ProcStat cpu = after.server().minus(before.server());
+        long requests = result.requests();
+        double userMs = ClockTicks.toMillis(cpu.utime());
+        double sysMs = ClockTicks.toMillis(cpu.stime());
+        double windowMs = result.seconds() * 1000.0;
+        double driverPct = windowMs > 0 ? 100.0 * result.driverCpuMs() / (windowMs * loadCpus) : 0;
+        List<Integer> all = Pinning.allowedCpusAtStart();
+        List<Integer> loadList = pinning.loadCpus().isEmpty() ? all : Pinning.parse(pinning.loadCpus());
+        List<Integer> serverList = pinning.serverCpus().isEmpty() ? all : Pinning.parse(pinning.serverCpus());
+        double loadBusy = after.machine().busyPct(before.machine(), loadList);
+        double serverBusy = after.machine().busyPct(before.machine(), serverList);
+        double steal = after.machine().stealPct(before.machine(), all);
+        // memcached counts on the load side only when it runs on the load CPUs (the default split).
+        boolean memcachedOnLoad = before.memcached() != null && !pinning.loadCpus().isEmpty()
+                && pinning.memcachedCpus().equals(pinning.loadCpus());
+        double memcachedPct = memcachedOnLoad && windowMs > 0
+                ? 100.0 * ClockTicks.toMillis(after.memcached().minus(before.memcached()).ticks()) / (windowMs * loadCpus) : 0;
+        // Interrupt and softirq time on the load CPUs is mostly the loopback traffic of the driver's
+        // sockets (and memcached's): load-side work that no process's /proc/PID/stat shows.
+        double loadIrq = pinning.loadCpus().isEmpty() ? 0
+                : Math.max(0, loadBusy - after.machine().processBusyPct(before.machine(), loadList));
+        double loadSide = driverPct + memcachedPct + loadIrq;
+        double otherLoad = 0;
+        if (!pinning.serverCpus().isEmpty() && windowMs > 0) {
+            double serverOwn = 100.0 * (userMs + sysMs) / (windowMs * serverList.size());
+            double loadOwn = driverPct + memcachedPct; // process time only: compared with process busy time
+            otherLoad = Math.max(0, Math.max(after.machine().processBusyPct(before.machine(), serverList) - serverOwn,
+                    after.machine().processBusyPct(before.machine(), loadList) - loadOwn));
+        }
+        return new LoadAccounting(userMs, sysMs, requests > 0 ? userMs / requests : Double.NaN,
+                requests > 0 ? sysMs / requests : Double.NaN, driverPct, memcachedPct, loadIrq, loadSide,
+                loadSide > saturationPct, loadBusy, serverBusy, steal, otherLoad, otherLoad > NOISE_PCT, loadList, serverList);
+    }
+}

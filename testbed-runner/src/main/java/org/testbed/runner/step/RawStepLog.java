@@ -1,0 +1,44 @@
+package org.testbed.runner.step;
+
+import java.util.Locale;
+import org.testbed.runner.load.Level;
+import org.testbed.runner.load.LoadResult;
+import org.testbed.runner.proc.ClockTicks;
+import org.testbed.variant.Variant;
+
+/**
+ * The text of a step's raw file: the server's /proc readings before and after, GC, memory, where
+ * the load side's CPU went, then the driver's own output. Everything a reader needs to recompute
+ * the step's CSV figures by hand.
+ */
+final class RawStepLog {
+    private RawStepLog() {
+    }
+
+    static String text(Variant variant, long pid, String jdk, String scenario, Level level, int repeat, String startedAt,
+                       ServerSnapshot before, ServerSnapshot after, double rssMb, double peakRssMb,
+                       LoadAccounting load, int loadCpus, String steadiness, LoadResult result) {
+        StringBuilder raw = new StringBuilder();
+        raw.append(String.format(Locale.ROOT, "variant %s (%s), pid %d, JDK %s%nscenario %s, level %s, repeat %d, started %s%n",
+                variant.name(), variant.mode(), pid, jdk, scenario, level.label(), repeat, startedAt));
+        raw.append(String.format(Locale.ROOT, "server /proc/%d/stat: utime %d -> %d, stime %d -> %d ticks (CLK_TCK %d):"
+                        + " user %.0f ms, system %.0f ms%n", pid, before.server().utime(), after.server().utime(),
+                before.server().stime(), after.server().stime(), ClockTicks.perSecond(), load.userMs(), load.sysMs()));
+        raw.append(String.format(Locale.ROOT, "server GC (%s): %d -> %d collections, %.1f -> %.1f ms%n", after.gc().source(),
+                before.gc().count(), after.gc().count(), before.gc().millis(), after.gc().millis()));
+        raw.append(String.format(Locale.ROOT, "server RSS %.1f MiB (peak %.1f MiB)%n", rssMb, peakRssMb));
+        raw.append(String.format(Locale.ROOT, "driver CPU %.0f ms = %.1f%% of %d CPU(s); memcached %.1f%% of them; irq+softirq"
+                        + " %.1f%%: load side %.1f%%; load CPUs %s %.1f%% busy, server CPUs %s %.1f%% busy, steal %.1f%%"
+                        + " (/proc/stat, anything running)%s%n",
+                result.driverCpuMs(), load.driverPct(), loadCpus, load.memcachedPct(), load.loadIrqPct(), load.loadSidePct(),
+                load.loadList(), load.loadBusyPct(), load.serverList(), load.serverBusyPct(), load.stealPct(),
+                load.saturated() ? " — SATURATED: the load generator may have been the limit" : ""));
+        raw.append(steadiness).append("\n\n");
+        if (load.noisy()) {
+            raw.append(String.format(Locale.ROOT, "NOT QUIET: %.0f%% of the server's or the load CPUs' time went to processes"
+                    + " outside this run; its figures are noisy%n%n", load.otherLoadPct()));
+        }
+        raw.append(result.raw());
+        return raw.toString();
+    }
+}

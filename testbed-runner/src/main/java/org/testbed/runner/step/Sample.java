@@ -1,0 +1,17 @@
+package org.testbed.runner.step;
+
+import org.testbed.runner.csv.ResultRow;
+import org.testbed.runner.csv.SampleRecord;
+import org.testbed.runner.csv.StepRecord;
+
+/**
+ * One measurement of one step, as each of the run's files records it: the results.csv row and
+ * steps.csv record it would be on its own, and its samples.csv line. {@link StepAggregate} folds
+ * the samples of a step into the step's median row and spread.
+ */
+record Sample(ResultRow row, StepRecord step, SampleRecord sample) {
+
+    ResultRow.StepKey key() {
+        return row.key();
+    }
+}

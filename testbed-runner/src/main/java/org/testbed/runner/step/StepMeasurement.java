@@ -1,0 +1,132 @@
+package org.testbed.runner.step;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import org.testbed.runner.csv.ResultRow;
+import org.testbed.runner.csv.SampleRecord;
+import org.testbed.runner.csv.StepRecord;
+import org.testbed.runner.env.Environment;
+import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.load.Level;
+import org.testbed.runner.load.LoadDriver;
+import org.testbed.runner.load.LoadResult;
+import org.testbed.runner.load.NioHttpDriver;
+import org.testbed.runner.load.Target;
+import org.testbed.runner.load.WrkDriver;
+import org.testbed.runner.proc.GcCounters;
+import org.testbed.runner.proc.ProcStatus;
+import org.testbed.runner.stats.Spread;
+import org.testbed.scenario.Workload;
+import org.testbed.variant.Variant;
+import org.testbed.variant.VariantProcess;
+
+/**
+ * Measures one step once: reads the server before, applies the load for the step's window (with a
+ * flame graph if asked), reads the server after, and turns it into a {@link Sample} whose raw file
+ * is written at once.
+ */
+final class StepMeasurement {
+    private final RunSettings settings;
+    private final Flamegraphs flamegraphs;
+    private final long memcachedPid;
+    private final List<String> problems;
+
+    /**
+     * @param flamegraphs the profiler, or null without {@code --flamegraph}
+     * @param memcachedPid the runner's own memcached, whose CPU counts on the load side; -1 when none
+     * @param problems where a failure that does not stop the step (a lost flame graph) is reported
+     */
+    StepMeasurement(RunSettings settings, Flamegraphs flamegraphs, long memcachedPid, List<String> problems) {
+        this.settings = settings;
+        this.flamegraphs = flamegraphs;
+        this.memcachedPid = memcachedPid;
+        this.problems = problems;
+    }
+
+    Sample measure(Variant variant, VariantProcess server, JdkInfo jdk, Workload workload, Level level, Target target,
+                   int repeat, double warmupS) throws IOException, InterruptedException {
+        LoadDriver driver = driverFor(workload, level);
+        long pid = server.pid();
+        Path home = jdk.home().isEmpty() ? null : Path.of(jdk.home());
+        String slug = workload.name() + "-" + level.slug() + (settings.repeat() > 1 ? "-r" + repeat : "");
+        Path rawFile = settings.out().resolve("raw").resolve(variant.name()).resolve(slug + ".txt");
+        Files.createDirectories(rawFile.getParent());
+        int loadCpus = settings.pinning().loadCpuCount();
+
+        ServerSnapshot before = ServerSnapshot.before(pid, home, memcachedPid);
+        String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
+        if (flamegraphs != null) {
+            flamegraphs.start(pid);
+        }
+        LoadResult result;
+        Path flameFile = null;
+        try {
+            result = driver.run(target, workload, level, settings.duration(), loadCpus);
+        } finally {
+            if (flamegraphs != null) {
+                flameFile = stopFlamegraph(variant, pid, slug);
+            }
+        }
+        ServerSnapshot after = ServerSnapshot.after(pid, home, memcachedPid);
+        ProcStatus memory = ProcStatus.read(pid);
+        LoadAccounting load = LoadAccounting.of(before, after, result, settings.pinning(), settings.saturationPct());
+        GcCounters gc = after.gc().minus(before.gc());
+
+        ResultRow row = new ResultRow(settings.runId(), startedAt, Environment.hostName(), Environment.arch(),
+                Environment.cpuModel(), Environment.cpus(), jdk.label(), variant.name(),
+                variant.mode(), workload.name(), result.driver(), level.isOpen() ? 0 : level.concurrency(),
+                level.isOpen() ? level.rate() : 0, result.seconds(), result.requests(), result.errors(), result.rps(),
+                result.latency().p50(), result.latency().p90(), result.latency().p99(), result.latency().p999(),
+                result.latency().max(), load.userMsPerReq(), load.sysMsPerReq(), memory.rssMb(), gc.count(), gc.millis());
+        String raw = settings.out().relativize(rawFile).toString();
+        String flame = flameFile == null ? "" : settings.out().relativize(flameFile).toString();
+        int delayMs = workload.name().equals("delay") ? settings.delayMs() : 0;
+        boolean steady = true;
+        StepRecord step = new StepRecord(variant.name(), workload.name(), row.concurrency(), row.targetRps(),
+                result.driver(), result.driverCpuMs(), load.driverPct(), load.memcachedPct(), load.loadBusyPct(),
+                load.serverBusyPct(), load.stealPct(), load.otherLoadPct(), load.loadSidePct(), load.saturated(),
+                result.peakConnections(), settings.pinning().serverCpus(), settings.pinning().loadCpus(), delayMs,
+                settings.threads(), raw, flame, 1, Spread.single(row.rps()), Spread.single(row.latP99Ms()),
+                Spread.single(row.cpuMsPerReq()), warmupS, steady ? 0 : 1, Double.NaN, Double.NaN);
+        SampleRecord sample = new SampleRecord(variant.name(), workload.name(), row.concurrency(), row.targetRps(), repeat,
+                row.rps(), row.latP99Ms(), row.cpuMsPerReq(), row.errors(), Double.NaN, Double.NaN, warmupS, steady, raw);
+
+        Files.writeString(rawFile, RawStepLog.text(variant, pid, jdk.label(), workload.name(), level, repeat, startedAt,
+                before, after, memory.rssMb(), memory.vmHwmKb() / 1024.0, load, loadCpus, "", result), StandardCharsets.UTF_8);
+        return new Sample(row, step, sample);
+    }
+
+    private Path stopFlamegraph(Variant variant, long pid, String slug) throws IOException {
+        Path file = settings.out().resolve("flame").resolve(variant.name()).resolve(slug + ".html");
+        Files.createDirectories(file.getParent());
+        try {
+            flamegraphs.stop(pid, file);
+            return file;
+        } catch (IOException e) {
+            problems.add(variant.name() + " " + slug + " flame graph: " + e.getMessage());
+            return null;
+        }
+    }
+
+    private LoadDriver driverFor(Workload workload, Level level) {
+        NioHttpDriver nio = new NioHttpDriver(settings.timeout(), settings.maxConnections());
+        if (settings.driver().equals(WrkDriver.NAME)) {
+            Path wrk = WrkDriver.find();
+            if (wrk == null) {
+                throw new IllegalStateException("--driver wrk: wrk is not installed (apt-get install wrk)");
+            }
+            WrkDriver driver = new WrkDriver(wrk, settings.out().resolve("wrk"), settings.timeout());
+            if (driver.supports(workload, level)) {
+                return driver;
+            }
+            // wrk has no open model and cannot keep the journey's order: those steps use testbed-nio.
+        }
+        return nio;
+    }
+}

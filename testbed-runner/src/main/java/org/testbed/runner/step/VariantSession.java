@@ -1,0 +1,117 @@
+package org.testbed.runner.step;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.load.Level;
+import org.testbed.runner.load.NioHttpDriver;
+import org.testbed.runner.load.Scenarios;
+import org.testbed.runner.load.Target;
+import org.testbed.scenario.Workload;
+import org.testbed.variant.Variant;
+import org.testbed.variant.VariantProcess;
+
+/**
+ * One start of one variant: launch its jar (pinned), wait for health, and for each scenario
+ * preload, warm up and measure every step; then stop it. A step that fails is reported and the
+ * next one tried; a server that dies ends the session.
+ */
+final class VariantSession {
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    private static final int WARMUP_MAX_USERS = 64;
+
+    private final RunSettings settings;
+    private final StepMeasurement measurement;
+    private final Progress progress;
+    private final List<String> problems;
+
+    VariantSession(RunSettings settings, StepMeasurement measurement, Progress progress, List<String> problems) {
+        this.settings = settings;
+        this.measurement = measurement;
+        this.progress = progress;
+        this.problems = problems;
+    }
+
+    /**
+     * @param index the variant's place in the run (1-based), which keeps its keys apart from the others'
+     * @param repeat which pass of the run this is (1-based), which keeps its keys apart from earlier passes'
+     */
+    VariantOutcome run(int index, int repeat, Variant variant, Path java, JdkInfo jdk, String memcachedServers)
+            throws IOException, InterruptedException {
+        Path jar = variant.jarIn(settings.root());
+        if (!Files.isRegularFile(jar)) {
+            throw new IOException("the jar " + variant.jar() + " is missing (./testbed run builds it; or ./mvnw -pl "
+                    + variant.module() + " -am package -DskipTests)");
+        }
+        Path log = settings.out().resolve("logs").resolve(variant.name()
+                + (settings.repeat() > 1 ? "-r" + repeat : "") + ".log");
+        progress.info(String.format(Locale.ROOT, "== %s (%s, JDK %s)%s: starting", variant.name(), variant.mode(),
+                jdk.label(), settings.repeat() > 1 ? ", repeat " + repeat + "/" + settings.repeat() : ""));
+        List<Sample> samples = new ArrayList<>();
+        long planned = 0;
+        try (VariantProcess server = VariantProcess.start(variant, command(variant, java, jdk, jar, memcachedServers), log,
+                START_TIMEOUT)) {
+            Target target = Target.of(server.baseUri());
+            ServerReadiness.awaitHealthy(server.baseUri());
+            Scenarios scenarios = new Scenarios(settings.runId(), settings.payloadSize(), settings.delayMs(), 42L);
+            String keys = "v" + index + (repeat > 1 ? "r" + repeat : "");
+            for (Map.Entry<String, List<Level>> scenario : settings.scenarios().entrySet()) {
+                String name = scenario.getKey();
+                ServerReadiness.preload(server.baseUri(), scenarios.preload(scenarios.workload(name, keys + "-pre")));
+                double warmupS = warmUp(target, scenarios.workload(name, keys + "-warm-" + name), scenario.getValue());
+                planned += settings.warmup().toMillis();
+                for (Level level : scenario.getValue()) {
+                    if (!server.isAlive()) {
+                        throw new IOException(variant.name() + " exited during the run; see " + log);
+                    }
+                    Workload workload = scenarios.workload(name, keys + "-" + name + "-" + level.slug());
+                    try {
+                        Sample sample = measurement.measure(variant, server, jdk, workload, level, target, repeat, warmupS);
+                        samples.add(sample);
+                        progress.step(sample);
+                    } catch (IOException e) {
+                        String problem = variant.name() + " " + name + " " + level.label() + ": " + e.getMessage();
+                        problems.add(problem);
+                        progress.info("!! " + problem);
+                    }
+                    progress.planned(settings.duration());
+                    planned += settings.duration().toMillis();
+                }
+            }
+        }
+        return new VariantOutcome(samples, planned);
+    }
+
+    private List<String> command(Variant variant, Path java, JdkInfo jdk, Path jar, String memcachedServers) {
+        List<String> command = new ArrayList<>(Pinning.prefix(settings.pinning().serverCpus()));
+        command.add(java.toString());
+        command.addAll(settings.jvmArgs());
+        if (settings.flamegraph()) {
+            command.addAll(Flamegraphs.jvmArgs(jdk.feature()));
+        }
+        command.addAll(List.of("-jar", jar.toString(), "--mode", variant.mode(),
+                "--host", "127.0.0.1", "--port", "0", "--threads", Integer.toString(settings.threads()),
+                "--memcached-servers", memcachedServers));
+        return command;
+    }
+
+    /** Unmeasured load before a scenario's first step; returns the seconds it ran. */
+    private double warmUp(Target target, Workload workload, List<Level> levels) throws IOException, InterruptedException {
+        if (settings.warmup().isZero()) {
+            return 0;
+        }
+        int users = Math.min(WARMUP_MAX_USERS, levels.stream()
+                .mapToInt(l -> l.isOpen() ? WARMUP_MAX_USERS : l.concurrency()).max().orElse(WARMUP_MAX_USERS));
+        new NioHttpDriver(settings.timeout(), settings.maxConnections()).run(target, workload, Level.closed(users),
+                settings.warmup(), settings.pinning().loadCpuCount());
+        progress.planned(settings.warmup());
+        return settings.warmup().toMillis() / 1000.0;
+    }
+}
