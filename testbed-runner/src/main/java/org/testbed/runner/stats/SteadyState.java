@@ -1,0 +1,123 @@
+package org.testbed.runner.stats;
+
+import java.util.Arrays;
+
+/**
+ * Whether a server's throughput has settled, from the requests per second of consecutive 1-second
+ * windows: (a) during warm-up, to stop it once the JIT and the caches have caught up instead of
+ * after a fixed time; (b) after a measured step, to flag a step whose throughput still trended
+ * within its own window (its mean is then a figure of a moving target).
+ */
+public final class SteadyState {
+    /** How many of the last windows must agree for the warm-up to count as settled. */
+    public static final int SETTLE_WINDOWS = 3;
+    /** The default tolerance of the warm-up detector: the last windows within 3 % of each other. */
+    public static final double WARMUP_TOLERANCE = 0.03;
+    /** The smallest trend flagged within a measured step (5 %). */
+    public static final double MIN_TREND = 0.05;
+    /** How many noise scales (of a third's median) a trend must exceed to be flagged. */
+    public static final double TREND_SIGMAS = 3;
+
+    private SteadyState() {
+    }
+
+    /** {@link #settled(double[], double)} with the default tolerance of 3 %. */
+    public static boolean settled(double[] windows) {
+        return settled(windows, WARMUP_TOLERANCE);
+    }
+
+    /**
+     * Whether the warm-up may stop: the last {@value #SETTLE_WINDOWS} windows are within
+     * {@code tolerance} of each other ((max − min) / mean), and their mean is not above the mean
+     * of the {@value #SETTLE_WINDOWS} windows before them by more than {@code tolerance} (throughput
+     * no longer rising). Needs at least 2 × {@value #SETTLE_WINDOWS} windows; a window that is NaN,
+     * zero or negative (no throughput yet) among the last six means not settled.
+     *
+     * <p>Meant to be called once per second with all the windows so far (only the last six are
+     * read); the caller bounds the warm-up by a maximum, for a server that never settles.
+     *
+     * @param windows requests per second of each 1-second window, oldest first
+     */
+    public static boolean settled(double[] windows, double tolerance) {
+        int n = windows.length;
+        if (n < 2 * SETTLE_WINDOWS) {
+            return false;
+        }
+        double[] last = Arrays.copyOfRange(windows, n - SETTLE_WINDOWS, n);
+        double[] before = Arrays.copyOfRange(windows, n - 2 * SETTLE_WINDOWS, n - SETTLE_WINDOWS);
+        for (double[] w : new double[][] {last, before}) {
+            for (double v : w) {
+                if (!(v > 0) || Double.isInfinite(v)) {
+                    return false;
+                }
+            }
+        }
+        double lastMean = mean(last);
+        double min = Arrays.stream(last).min().orElseThrow();
+        double max = Arrays.stream(last).max().orElseThrow();
+        boolean flat = (max - min) / lastMean <= tolerance;
+        boolean notRising = lastMean <= mean(before) * (1 + tolerance);
+        return flat && notRising;
+    }
+
+    /**
+     * The trend check of a measured step: the median of the first third of its windows against the
+     * median of the last third. Medians, so that one outlier window (a GC pause, a hiccup of the
+     * machine) does not flag the step. Flagged not steady when the relative difference exceeds the
+     * larger of {@link #MIN_TREND} and a noise term from the windows' own scatter:
+     * {@value #TREND_SIGMAS} × σ / √k relative to the first third's median, with σ = 1.4826 × the
+     * median absolute deviation of the windows of both thirds, each from its own third's median
+     * (so a trend does not inflate its own noise estimate), and k windows in a third.
+     *
+     * <p>With fewer than 3 windows there is nothing to compare and the step counts as steady. NaN
+     * windows are ignored.
+     *
+     * @param windows requests per second of each 1-second window of the step, oldest first
+     */
+    public static Trend trend(double[] windows) {
+        double[] w = Arrays.stream(windows).filter(v -> !Double.isNaN(v)).toArray();
+        int k = w.length / 3;
+        if (k < 1) {
+            double m = MedianInterval.median(w);
+            return new Trend(m, m, 0, MIN_TREND, true);
+        }
+        double[] first = Arrays.copyOfRange(w, 0, k);
+        double[] last = Arrays.copyOfRange(w, w.length - k, w.length);
+        double firstMedian = MedianInterval.median(first);
+        double lastMedian = MedianInterval.median(last);
+        double[] deviations = new double[2 * k];
+        for (int i = 0; i < k; i++) {
+            deviations[i] = Math.abs(first[i] - firstMedian);
+            deviations[k + i] = Math.abs(last[i] - lastMedian);
+        }
+        double sigma = 1.4826 * MedianInterval.median(deviations);
+        if (!(firstMedian > 0)) {
+            // No throughput at the start: steady only if there was none at the end either.
+            boolean flat = !(lastMedian > 0);
+            return new Trend(firstMedian, lastMedian, flat ? 0 : Double.POSITIVE_INFINITY, MIN_TREND, flat);
+        }
+        double change = (lastMedian - firstMedian) / firstMedian;
+        double threshold = Math.max(MIN_TREND, TREND_SIGMAS * sigma / Math.sqrt(k) / firstMedian);
+        return new Trend(firstMedian, lastMedian, change, threshold, !(Math.abs(change) > threshold));
+    }
+
+    private static double mean(double[] x) {
+        double s = 0;
+        for (double v : x) {
+            s += v;
+        }
+        return s / x.length;
+    }
+
+    /**
+     * The outcome of {@link #trend}.
+     *
+     * @param firstMedian the median throughput of the step's first third of windows
+     * @param lastMedian the median of its last third
+     * @param change (last − first) / first, e.g. 0.12 for 12 % higher at the end
+     * @param threshold the relative change above which the step is flagged
+     * @param steady false when |change| exceeded the threshold: the step's figures are of a moving target
+     */
+    public record Trend(double firstMedian, double lastMedian, double change, double threshold, boolean steady) {
+    }
+}
