@@ -58,15 +58,27 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "TIME", description = "Unmeasured load per scenario before its first step (default: the profile's)")
     String warmup;
 
+    @Option(names = "--repeat", paramLabel = "N",
+            description = "Measure every step N times, each in a freshly started server, the variant order rotated"
+                    + " each pass; results.csv shows the medians, steps.csv their spread and confidence interval,"
+                    + " samples.csv every sample (default: the profile's)")
+    Integer repeat;
+
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
             description = "default (every variant at a few levels, < 10 min on 2 cores) or seed (the studies: staircase"
                     + " 50..1100 step 50, 60 s per level after 300 s warm-up, then 5000 req/s for 60 s on a 150 ms delay)")
     String profile;
 
     @Option(names = "--java", paramLabel = "PATH",
-            description = "The java launcher for every variant (variants needing a newer JDK are skipped); default: each"
-                    + " variant's JDK is the running one if new enough, else JAVA21_HOME or the newest in /usr/lib/jvm")
+            description = "The java launcher for every variant (variants needing a newer JDK are skipped); default: one"
+                    + " JDK 21+ for every variant (the running one if 21+, else JAVA21_HOME, else the newest in"
+                    + " /usr/lib/jvm), so that variants differ only in their server model")
     Path java;
+
+    @Option(names = "--mixed-jdks",
+            description = "Run each variant on its oldest suitable JDK instead (17 for most, 21+ for virtual threads);"
+                    + " the report flags the run as mixed")
+    boolean mixedJdks;
 
     @Option(names = "--server-cpus", paramLabel = "LIST",
             description = "CPUs for the server (taskset list, '' = no pinning); default: the first half of the CPUs when there are 2+")
@@ -171,9 +183,15 @@ final class RunCommand implements Callable<Integer> {
                 pinning, flamegraph, d, threads, delayMs, payloadSize, maxConnections, Levels.duration(timeout),
                 saturation, jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")),
                 servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs(),
-                1, true);
+                repeat != null ? repeat : p.repeat(), mixedJdks);
         if (settings.duration().compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--duration must be at least 1s");
+        }
+        if (settings.repeat() < 1 || settings.repeat() > 100) {
+            throw new IllegalArgumentException("--repeat must be between 1 and 100, not " + settings.repeat());
+        }
+        if (java != null && mixedJdks) {
+            throw new IllegalArgumentException("--java and --mixed-jdks exclude each other: --java runs every variant on one JDK");
         }
         Runner runner = new Runner(settings, System.out);
         int rows = runner.run();

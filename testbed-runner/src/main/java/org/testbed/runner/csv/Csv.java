@@ -1,11 +1,26 @@
 package org.testbed.runner.csv;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
 /** RFC 4180 CSV: fields with a comma, quote or line break are quoted, quotes doubled. */
 public final class Csv {
     private Csv() {
+    }
+
+    /**
+     * Replaces {@code file} with {@code text} through a temporary file and a move, so that a run
+     * stopped mid-write leaves the previous complete file rather than half of the new one.
+     */
+    public static void replace(Path file, CharSequence text) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     public static String line(List<String> fields) {

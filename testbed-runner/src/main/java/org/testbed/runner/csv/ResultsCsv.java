@@ -46,7 +46,7 @@ public final class ResultsCsv {
         for (ResultRow row : rows) {
             out.append(Csv.line(row.fields()));
         }
-        Files.writeString(file, out, StandardCharsets.UTF_8);
+        Csv.replace(file, out);
     }
 
     public static List<ResultRow> read(Path file) throws IOException {

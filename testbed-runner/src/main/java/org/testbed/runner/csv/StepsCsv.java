@@ -24,6 +24,14 @@ public final class StepsCsv {
         Files.writeString(file, Csv.line(record.fields()), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
     }
 
+    public static void write(Path file, List<StepRecord> records) throws IOException {
+        StringBuilder out = new StringBuilder(Csv.line(StepRecord.COLUMNS));
+        for (StepRecord record : records) {
+            out.append(Csv.line(record.fields()));
+        }
+        Csv.replace(file, out);
+    }
+
     /** The records, or none when the run folder has no steps.csv (e.g. a results.csv from elsewhere). */
     public static List<StepRecord> read(Path file) throws IOException {
         List<StepRecord> records = new ArrayList<>();

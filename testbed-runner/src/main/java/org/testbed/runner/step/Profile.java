@@ -23,20 +23,22 @@ import org.testbed.runner.load.Level;
  * </ul>
  */
 public enum Profile {
-    DEFAULT(Duration.ofSeconds(7), Duration.ofSeconds(5), scenarios(
-            "mix", Levels.concurrency("8,64,256"),
+    DEFAULT(Duration.ofSeconds(5), Duration.ofSeconds(20), 3, scenarios(
+            "mix", Levels.concurrency("64"),
             "delay", Levels.concurrency("400"))),
-    SEED(Duration.ofSeconds(60), Duration.ofSeconds(300), scenarios(
+    SEED(Duration.ofSeconds(60), Duration.ofSeconds(300), 3, scenarios(
             "mix", Levels.concurrency("50:1100:50"),
             "delay", Levels.rate("5000")));
 
     private final Duration duration;
     private final Duration warmup;
+    private final int repeat;
     private final Map<String, List<Level>> scenarios;
 
-    Profile(Duration duration, Duration warmup, Map<String, List<Level>> scenarios) {
+    Profile(Duration duration, Duration warmup, int repeat, Map<String, List<Level>> scenarios) {
         this.duration = duration;
         this.warmup = warmup;
+        this.repeat = repeat;
         this.scenarios = scenarios;
     }
 
@@ -52,8 +54,14 @@ public enum Profile {
         return duration;
     }
 
+    /** The longest warm-up: it ends earlier once throughput has stopped rising. */
     public Duration warmup() {
         return warmup;
+    }
+
+    /** How many times every step is measured. */
+    public int repeat() {
+        return repeat;
     }
 
     /** Scenario name to its levels, in run order. */

@@ -2,7 +2,10 @@ package org.testbed.runner.step;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import org.testbed.runner.csv.ResultRow;
+import org.testbed.runner.csv.StepRecord;
 
 /**
  * Console progress: one line per step and an estimate of the time left, from the planned step and
@@ -10,6 +13,7 @@ import java.util.Locale;
  */
 public final class Progress {
     private final PrintStream out;
+    private final RunRecorder recorder;
     private final int totalSteps;
     private final long startNanos = System.nanoTime();
     private long remainingPlannedMillis;
@@ -18,8 +22,9 @@ public final class Progress {
     private long overheadMillis;
     private int stepsDone;
 
-    public Progress(PrintStream out, int totalSteps, long plannedMillis, int variants) {
+    Progress(PrintStream out, RunRecorder recorder, int totalSteps, long plannedMillis, int variants) {
         this.out = out;
+        this.recorder = recorder;
         this.totalSteps = totalSteps;
         this.remainingPlannedMillis = plannedMillis;
         this.remainingVariants = variants;
@@ -41,17 +46,47 @@ public final class Progress {
         overheadMillis += overhead;
     }
 
-    /** One line per measured sample: its figures, and the flags that make them suspect. */
+    /**
+     * One line per measured sample: its figures, the flags that make them suspect, and once a step
+     * has two samples or more, the range of its throughput and p99 so far.
+     */
     void step(Sample sample) {
         stepsDone++;
-        var row = sample.row();
-        var step = sample.step();
-        out.printf(Locale.ROOT, "[%3d/%d] %-22s %-9s %-8s %9.0f req/s  p99 %8.3f ms  cpu %7.4f ms/req  load CPU %3.0f%%%s%s%s  ETA %s%n",
+        ResultRow row = sample.row();
+        StepRecord step = sample.step();
+        List<Sample> soFar = recorder.samplesOf(row.key());
+        String spread = "";
+        if (soFar.size() >= 2) {
+            StepAggregate a = StepAggregate.of(soFar);
+            spread = String.format(Locale.ROOT, "  [n=%d: %.0f..%.0f req/s, p99 %.3f..%.3f ms]", soFar.size(),
+                    a.step().rps().min(), a.step().rps().max(), a.step().p99().min(), a.step().p99().max());
+        }
+        out.printf(Locale.ROOT, "[%3d/%d] %-22s %-9s %-8s %9.0f req/s  p99 %8.3f ms  cpu %7.4f ms/req  load CPU %3.0f%%%s%s%s%s%s  ETA %s%n",
                 stepsDone, totalSteps, row.variant(), row.scenario(), row.key().level(), row.rps(), row.latP99Ms(),
                 row.cpuMsPerReq(), step.loadSidePct(), step.loadSaturated() ? " SATURATED" : "",
                 step.otherLoadPct() > LoadAccounting.NOISE_PCT
                         ? String.format(Locale.ROOT, "  NOT QUIET (%.0f%% other load)", step.otherLoadPct()) : "",
-                row.errors() > 0 ? "  errors " + row.errors() : "", eta());
+                sample.sample().steady() ? "" : "  NOT STEADY", row.errors() > 0 ? "  errors " + row.errors() : "",
+                spread, eta());
+        out.flush();
+    }
+
+    /**
+     * The steps of a repeated run: the median of each figure with its confidence interval (the
+     * coverage the number of repeats allows) and the flags.
+     */
+    void summary(List<StepAggregate> steps) {
+        out.println("steps (median of the repeats [confidence interval of the median]):");
+        for (StepAggregate a : steps) {
+            ResultRow row = a.row();
+            StepRecord step = a.step();
+            out.printf(Locale.ROOT, "  %-22s %-9s %-8s %9.0f req/s [%.0f, %.0f]  p99 %8.3f ms [%.3f, %.3f]  cpu %7.4f ms/req [%.4f, %.4f]  (n=%d, %.0f%% CI)%s%s%n",
+                    row.variant(), row.scenario(), row.key().level(), row.rps(), step.rps().ciLow(), step.rps().ciHigh(),
+                    row.latP99Ms(), step.p99().ciLow(), step.p99().ciHigh(), row.cpuMsPerReq(), step.cpu().ciLow(),
+                    step.cpu().ciHigh(), step.repeats(), 100 * step.rps().confidence(),
+                    step.steady() ? "" : "  NOT STEADY x" + step.notSteadySamples(),
+                    step.loadSaturated() ? "  SATURATED" : "");
+        }
         out.flush();
     }
 

@@ -2,21 +2,27 @@ package org.testbed.runner.step;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.testbed.runner.csv.ResultRow;
 import org.testbed.runner.csv.ResultsCsv;
 import org.testbed.runner.csv.SamplesCsv;
+import org.testbed.runner.csv.StepRecord;
 import org.testbed.runner.csv.StepsCsv;
 
 /**
  * Writes a run's tables as the samples come in, so that the files are complete after every
- * variant should the run be stopped: every sample to {@code samples.csv}, and one row per step to
- * {@code results.csv} and {@code steps.csv}.
+ * variant should the run be stopped: every sample is appended to {@code samples.csv}, and
+ * {@code results.csv} and {@code steps.csv} are rewritten (whole, through a move) with one row per step, the
+ * {@link StepAggregate} of its samples so far, steps in the order first measured.
  */
 final class RunRecorder {
     private final Path resultsCsv;
     private final Path stepsCsv;
     private final Path samplesCsv;
-    private int steps;
+    private final Map<ResultRow.StepKey, List<Sample>> byStep = new LinkedHashMap<>();
 
     private RunRecorder(Path out) {
         this.resultsCsv = out.resolve(ResultsCsv.FILE);
@@ -32,18 +38,31 @@ final class RunRecorder {
         return recorder;
     }
 
-    void record(List<Sample> samples) throws IOException {
-        for (Sample sample : samples) {
-            SamplesCsv.append(samplesCsv, sample.sample());
-            ResultsCsv.append(resultsCsv, sample.row());
-            StepsCsv.append(stepsCsv, sample.step());
-            steps++;
+    void record(Sample sample) throws IOException {
+        SamplesCsv.append(samplesCsv, sample.sample());
+        byStep.computeIfAbsent(sample.key(), k -> new ArrayList<>()).add(sample);
+        List<ResultRow> rows = new ArrayList<>();
+        List<StepRecord> steps = new ArrayList<>();
+        for (StepAggregate aggregate : aggregates()) {
+            rows.add(aggregate.row());
+            steps.add(aggregate.step());
         }
+        ResultsCsv.write(resultsCsv, rows);
+        StepsCsv.write(stepsCsv, steps);
+    }
+
+    /** The samples so far of the step {@code key} (empty when none). */
+    List<Sample> samplesOf(ResultRow.StepKey key) {
+        return byStep.getOrDefault(key, List.of());
+    }
+
+    List<StepAggregate> aggregates() {
+        return byStep.values().stream().map(StepAggregate::of).toList();
     }
 
     /** Steps with a row in results.csv. */
     int steps() {
-        return steps;
+        return byStep.size();
     }
 
     Path resultsCsv() {

@@ -41,11 +41,12 @@ public record RunSettings(Path root, Path out, String runId, List<Variant> varia
                           List<String> jvmArgs, String memcachedServers, List<String> commandLine,
                           int repeat, boolean mixedJdks) {
 
+    /** Steps in one pass over the variants (a run makes {@code repeat} passes). */
     public int stepCount() {
         return variants.size() * scenarios.values().stream().mapToInt(List::size).sum();
     }
 
-    /** Warm-ups and steps of all variants, in milliseconds: what the ETA starts from. */
+    /** Warm-ups (at their maximum) and steps of all variants in one pass, in milliseconds: what the ETA starts from. */
     public long plannedMillis() {
         long perVariant = 0;
         for (List<Level> levels : scenarios.values()) {

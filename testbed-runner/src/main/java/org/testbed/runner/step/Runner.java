@@ -52,10 +52,13 @@ public final class Runner {
         Environment.write(out.resolve(Environment.FILE), env);
 
         Flamegraphs flamegraphs = settings.flamegraph() ? Flamegraphs.prepare(out.resolve("flame")) : null;
-        Progress progress = new Progress(console, settings.stepCount(), settings.plannedMillis(), javas.size());
-        progress.info(String.format(Locale.ROOT, "testbed run %s: %d variant(s), scenarios %s, %s per step after %s warm-up; %s; results in %s",
-                settings.runId(), javas.size(), settings.scenarios().keySet(), human(settings.duration()),
-                human(settings.warmup()), pinning.describe(), out));
+        Progress progress = new Progress(console, recorder, settings.stepCount() * settings.repeat(),
+                settings.plannedMillis() * settings.repeat(), javas.size() * settings.repeat());
+        progress.info(String.format(Locale.ROOT, "testbed run %s: %d variant(s), scenarios %s, %s per step after up to %s"
+                        + " of warm-up%s; %s; results in %s", settings.runId(), javas.size(), settings.scenarios().keySet(),
+                human(settings.duration()), human(settings.warmup()),
+                settings.repeat() > 1 ? ", every step " + settings.repeat() + " times (variant order rotated)" : "",
+                pinning.describe(), out));
         progress.info("ETA " + progress.eta());
 
         MemcachedProcess memcached = null;
@@ -74,25 +77,27 @@ public final class Runner {
             run.put("memcached_started_by_runner", memcached != null);
             StepMeasurement measurement = new StepMeasurement(settings, flamegraphs, memcached != null ? memcached.pid() : -1,
                     problems);
-            VariantSession session = new VariantSession(settings, measurement, progress, problems);
-            int index = 0;
-            for (Map.Entry<Variant, Path> entry : javas.entrySet()) {
-                index++;
-                Variant variant = entry.getKey();
-                long t0 = System.nanoTime();
-                long planned = 0;
-                try {
-                    VariantOutcome outcome = session.run(index, 1, variant, entry.getValue(), jdks.info(entry.getValue()),
-                            memcachedServers);
-                    recorder.record(outcome.samples());
-                    planned = outcome.plannedMillis();
-                } catch (IOException | RuntimeException e) {
-                    String problem = variant.name() + ": " + e.getMessage();
-                    problems.add(problem);
-                    progress.info("!! " + problem.lines().findFirst().orElse(problem) + " (skipped; see "
-                            + out.relativize(out.resolve("logs")) + ")");
+            VariantSession session = new VariantSession(settings, measurement, progress, recorder, problems);
+            List<Map.Entry<Variant, Path>> variants = new ArrayList<>(javas.entrySet());
+            for (int repeat = 1; repeat <= settings.repeat(); repeat++) {
+                for (Map.Entry<Variant, Path> entry : rotated(variants, repeat - 1)) {
+                    Variant variant = entry.getKey();
+                    int index = variants.indexOf(entry) + 1;
+                    long t0 = System.nanoTime();
+                    long planned = 0;
+                    try {
+                        VariantOutcome outcome = session.run(index, repeat, variant, entry.getValue(),
+                                jdks.info(entry.getValue()), memcachedServers);
+                        planned = outcome.plannedMillis();
+                    } catch (IOException | RuntimeException e) {
+                        String problem = variant.name() + (settings.repeat() > 1 ? " (repeat " + repeat + ")" : "")
+                                + ": " + e.getMessage();
+                        problems.add(problem);
+                        progress.info("!! " + problem.lines().findFirst().orElse(problem) + " (skipped; see "
+                                + out.relativize(out.resolve("logs")) + ")");
+                    }
+                    progress.variantDone(Math.max(0, (System.nanoTime() - t0) / 1_000_000 - planned));
                 }
-                progress.variantDone(Math.max(0, (System.nanoTime() - t0) / 1_000_000 - planned));
             }
         } finally {
             if (memcached != null) {
@@ -109,6 +114,9 @@ public final class Runner {
         ArrayNode s = run.putArray("skipped");
         jdks.skipped().forEach(s::add);
         Environment.write(out.resolve(Environment.FILE), env);
+        if (settings.repeat() > 1) {
+            progress.summary(recorder.aggregates());
+        }
         Path report = ReportWriter.write(out);
         progress.info(String.format(Locale.ROOT, "done in %s: %d row(s) in %s, report %s%s", progress.elapsed(),
                 recorder.steps(), recorder.resultsCsv(), report, problems.isEmpty() ? "" : "; problems: " + problems.size()));
@@ -117,6 +125,21 @@ public final class Runner {
 
     public List<String> problems() {
         return problems;
+    }
+
+    /**
+     * The variants in the order of pass {@code shift}: shifted by one each pass, so that a slow drift
+     * of the machine (heat, a neighbour, a cache filling) lands on every variant alike instead of
+     * always on the last one.
+     */
+    static <T> List<T> rotated(List<T> items, int shift) {
+        if (items.isEmpty()) {
+            return items;
+        }
+        int k = shift % items.size();
+        List<T> out = new ArrayList<>(items.subList(k, items.size()));
+        out.addAll(items.subList(0, k));
+        return out;
     }
 
     static String human(Duration d) {

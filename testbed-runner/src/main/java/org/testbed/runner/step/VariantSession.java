@@ -21,7 +21,8 @@ import org.testbed.variant.VariantProcess;
 /**
  * One start of one variant: launch its jar (pinned), wait for health, and for each scenario
  * preload, warm up and measure every step; then stop it. A step that fails is reported and the
- * next one tried; a server that dies ends the session.
+ * next one tried; a server that dies ends the session. Each sample is recorded as soon as it is
+ * measured.
  */
 final class VariantSession {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
@@ -30,12 +31,15 @@ final class VariantSession {
     private final RunSettings settings;
     private final StepMeasurement measurement;
     private final Progress progress;
+    private final RunRecorder recorder;
     private final List<String> problems;
 
-    VariantSession(RunSettings settings, StepMeasurement measurement, Progress progress, List<String> problems) {
+    VariantSession(RunSettings settings, StepMeasurement measurement, Progress progress, RunRecorder recorder,
+                   List<String> problems) {
         this.settings = settings;
         this.measurement = measurement;
         this.progress = progress;
+        this.recorder = recorder;
         this.problems = problems;
     }
 
@@ -75,6 +79,7 @@ final class VariantSession {
                     try {
                         Sample sample = measurement.measure(variant, server, jdk, workload, level, target, repeat, warmupS);
                         samples.add(sample);
+                        recorder.record(sample);
                         progress.step(sample);
                     } catch (IOException e) {
                         String problem = variant.name() + " " + name + " " + level.label() + ": " + e.getMessage();

@@ -1,0 +1,55 @@
+package org.testbed.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/** The packaged runner, run as a user runs it: {@code java -jar testbed-runner.jar <command> ...}, bounded in time. */
+final class RunnerJar {
+    static final Path ROOT = Path.of(System.getProperty("testbed.root", "..")).toAbsolutePath().normalize();
+    static final Path JAR = Path.of(System.getProperty("testbed.runner.jar", "target/testbed-runner.jar")).toAbsolutePath();
+
+    private RunnerJar() {
+    }
+
+    /** Runs the command, prints its output, asserts it exited 0 within {@code limitSeconds}, and returns the output. */
+    static String run(long limitSeconds, String... args) throws IOException, InterruptedException {
+        assertThat(JAR).as("the runner jar (built in the package phase)").isRegularFile();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", JAR.toString()));
+        command.addAll(Arrays.asList(args));
+        Path log = Files.createTempFile("runner", ".log");
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            if (!p.waitFor(limitSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                throw new IOException("runner " + args[0] + " did not finish in " + limitSeconds + " s:\n" + Files.readString(log));
+            }
+            String out = Files.readString(log, StandardCharsets.UTF_8);
+            System.out.println(out);
+            assertThat(p.exitValue()).as("exit status of runner " + String.join(" ", args) + "\n" + out).isZero();
+            return out;
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
