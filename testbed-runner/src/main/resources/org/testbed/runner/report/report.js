@@ -31,6 +31,14 @@
   var NS = 'http://www.w3.org/2000/svg';
   var PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2',
     '#7f7f7f', '#bcbd22', '#393b79', '#637939'];
+  // The compare page's one colour language, in its table, list and charts alike.
+  var VERDICT = {
+    'faster': {color: '#1a7f37', cls: 'better', name: 'better beyond noise'},
+    'slower': {color: '#cf222e', cls: 'worse', name: 'worse beyond noise'},
+    'within noise': {color: '#8c959f', cls: 'noise', name: 'within noise'},
+    'no noise estimate': {color: '#c9d1d9', cls: 'noise', name: 'no noise estimate (fewer than 2 samples a side)'}
+  };
+  var NOT_STEADY = '#6e40c9';
 
   function svg(name, attrs, parent) {
     var e = document.createElementNS(NS, name);
@@ -48,6 +56,45 @@
   }
 
   function tip(parent, text) { svg('title', {}, parent).textContent = text; }
+
+  // A number from the data: Jackson writes NaN as the string "NaN"; older runs lack fields.
+  function num(v) {
+    if (v === null || v === undefined || v === '') { return NaN; }
+    return typeof v === 'number' ? v : Number(v);
+  }
+
+  // The spread of a figure of a repeated step ('rps', 'p99', 'cpu' of steps.csv), or null for a single sample.
+  function spreadOf(r, key) {
+    var s = r.step && r.step[key];
+    if (!s || !(num(s.n) > 1)) { return null; }
+    var lo = num(s.ciLow), hi = num(s.ciHigh);
+    if (isNaN(lo) || isNaN(hi)) { return null; }
+    return {n: num(s.n), lo: lo, hi: hi, min: num(s.min), max: num(s.max), confidence: num(s.confidence)};
+  }
+
+  function spreadText(sp, digits) {
+    if (!sp) { return ''; }
+    return '[' + fmt(sp.lo, digits) + ', ' + fmt(sp.hi, digits) + '] ' + Math.round(sp.confidence * 1000) / 10 + '%, n=' + sp.n;
+  }
+
+  function notSteady(r) { return !!(r.step && num(r.step.notSteadySamples) > 0); }
+
+  // A vertical error bar from y1 to y2 (pixels) at x, with caps.
+  function errorBar(parent, x, y1, y2, color, text) {
+    var g = svg('g', {'class': 'errbar', stroke: color, 'stroke-width': 1.5}, parent);
+    svg('line', {x1: x, x2: x, y1: y1, y2: y2}, g);
+    svg('line', {x1: x - 4, x2: x + 4, y1: y1, y2: y1}, g);
+    svg('line', {x1: x - 4, x2: x + 4, y1: y2, y2: y2}, g);
+    if (text) { tip(g, text); }
+    return g;
+  }
+
+  // The marker of a step whose throughput still trended within its window: a dashed ring.
+  function steadyRing(parent, x, y, text) {
+    var ring = svg('circle', {'class': 'not-steady', cx: x, cy: y, r: 9, fill: 'none', stroke: NOT_STEADY, 'stroke-width': 1.5, 'stroke-dasharray': '3 2'}, parent);
+    tip(ring, text);
+    return ring;
+  }
 
   function fmt(v, digits) {
     if (v === null || v === undefined || isNaN(v)) { return '–'; }
@@ -109,13 +156,17 @@
     });
   }
 
-  // opts: {title, xLabel, yLabel, xLog, yLog, series: [{name, color, points: [{x, y, tip, flag}]}],
+  // opts: {title, xLabel, yLabel, xLog, yLog, series: [{name, color, points: [{x, y, tip, flag, lo, hi, ring}]}],
   //        bounds: [{name, color, points: [{x, y}]}]}
+  // lo/hi draw an error bar; ring (a text) marks a step that was not steady.
   function lineChart(parent, opts) {
     var c = chartBox(parent, opts.title);
     var m = {l: 66, r: 18, t: 30, b: 44};
     var xs = [], ys = [];
-    opts.series.forEach(function (s) { s.points.forEach(function (p) { if (p.y !== null && !isNaN(p.y)) { xs.push(p.x); ys.push(p.y); } }); });
+    opts.series.forEach(function (s) { s.points.forEach(function (p) {
+      if (p.y !== null && !isNaN(p.y)) { xs.push(p.x); ys.push(p.y); }
+      [p.lo, p.hi].forEach(function (v) { if (v !== undefined && v !== null && !isNaN(v) && (!opts.yLog || v > 0)) { ys.push(v); } });
+    }); });
     (opts.bounds || []).forEach(function (s) { s.points.forEach(function (p) { ys.push(p.y); xs.push(p.x); }); });
     if (!xs.length) { c.caption('no data'); return c; }
     var xmin = Math.min.apply(null, xs), xmax = Math.max.apply(null, xs);
@@ -153,6 +204,10 @@
           fill: 'none', stroke: s.color, 'stroke-width': 2, 'stroke-dasharray': s.dash || null}, c.root);
       }
       pts.forEach(function (p) {
+        if (p.lo !== undefined && p.lo !== null && !isNaN(p.lo) && !isNaN(p.hi)) {
+          errorBar(c.root, X(p.x), Y(p.lo), Y(p.hi), s.color, s.name + ' ' + (p.errTip || ('[' + fmt(p.lo) + ', ' + fmt(p.hi) + ']')));
+        }
+        if (p.ring) { steadyRing(c.root, X(p.x), Y(p.y), s.name + ': ' + p.ring); }
         var dot = svg('circle', {cx: X(p.x), cy: Y(p.y), r: p.flag ? 5.5 : 3.5, fill: p.flag ? '#fff' : s.color,
           stroke: p.flag ? '#b35900' : s.color, 'stroke-width': p.flag ? 2.5 : 1}, c.root);
         tip(dot, s.name + ': ' + (p.tip || (fmt(p.x) + ' → ' + fmt(p.y))) + (p.flag ? ' — load generator saturated' : ''));
@@ -162,7 +217,8 @@
     return c;
   }
 
-  // opts: {title, yLabel, groups: [{label, color, bars: [{label, flag, segments: [{value, color, name}]}]}], lines: [{y, label, color}]}
+  // opts: {title, yLabel, groups: [{label, color, bars: [{label, flag, ring, err: {lo, hi, tip}, segments: [{value, color, name}]}]}],
+  //        lines: [{y, label, color}]}; err draws an error bar, ring (a text) marks a step that was not steady.
   function barChart(parent, opts) {
     var c = chartBox(parent, opts.title);
     var m = {l: 66, r: 14, t: 30, b: 96};
@@ -170,6 +226,7 @@
     opts.groups.forEach(function (g) { g.bars.forEach(function (b) {
       var sum = b.segments.reduce(function (a, s) { return a + (isNaN(s.value) || s.value === null ? 0 : s.value); }, 0);
       ymax = Math.max(ymax, sum);
+      if (b.err && !isNaN(b.err.hi)) { ymax = Math.max(ymax, b.err.hi); }
     }); });
     (opts.lines || []).forEach(function (l) { ymax = Math.max(ymax, l.y); });
     ymax = ymax * 1.1 || 1;
@@ -197,6 +254,11 @@
           tip(r, g.label + ' ' + b.label + ' — ' + s.name + ': ' + fmt(v, s.digits) + (b.flag ? ' (load generator saturated)' : ''));
           y -= h;
         });
+        var cx = x0 + bi * bw + bw / 2;
+        if (b.err && !isNaN(b.err.lo) && !isNaN(b.err.hi)) {
+          errorBar(c.root, cx, Y(b.err.lo), Y(b.err.hi), '#1d232a', g.label + ' ' + b.label + ' — ' + (b.err.tip || ('[' + fmt(b.err.lo) + ', ' + fmt(b.err.hi) + ']')));
+        }
+        if (b.ring) { steadyRing(c.root, cx, y - 10, g.label + ' ' + b.label + ': ' + b.ring); }
       });
       var lx = m.l + gi * gw + gw / 2;
       svg('text', {x: lx, y: c.H - m.b + 12, 'text-anchor': 'end', transform: 'rotate(-35 ' + lx + ' ' + (c.H - m.b + 12) + ')', fill: g.color || '#1d232a'}, c.root).textContent = g.label;
@@ -396,36 +458,96 @@
     return out;
   }
 
-  function ratioCell(v, higherIsBetter) {
-    if (v === null || v === undefined || isNaN(v)) { return '–'; }
-    var good = higherIsBetter ? v >= 1.05 : v <= 0.95;
-    var bad = higherIsBetter ? v <= 0.95 : v >= 1.05;
-    return {text: v.toFixed(3), cls: good ? 'good' : bad ? 'bad' : ''};
+  var METRICS = [
+    {key: 'rps', name: 'throughput', unit: 'req/s', digits: 0, better: 'higher is better'},
+    {key: 'p99', name: 'p99 latency', unit: 'ms', digits: 3, better: 'lower is better'},
+    {key: 'cpu', name: 'CPU per request', unit: 'ms', digits: 4, better: 'lower is better'}];
+
+  function verdictOf(ch) { return VERDICT[ch && ch.verdict] || VERDICT['no noise estimate']; }
+
+  function ciText(ch) {
+    if (!ch || ch.ciLow === null || ch.ciLow === undefined || isNaN(num(ch.ciLow))) { return ''; }
+    return '[' + num(ch.ciLow).toFixed(3) + ', ' + num(ch.ciHigh).toFixed(3) + ']';
+  }
+
+  function ratioText(ch) {
+    return ch && ch.ratio !== null && ch.ratio !== undefined ? num(ch.ratio).toFixed(3) : '–';
+  }
+
+  function changeText(m, metric) {
+    var ch = m.changes[metric.key];
+    return m.variant + ' ' + m.scenario + ' ' + m.level + ' ' + metric.key + ' ' + ratioText(ch) + '× ' + ciText(ch) + ' ' + ch.verdict +
+      ' (' + metric.name + ' A ' + fmt(num(ch.a), metric.digits) + ' → B ' + fmt(num(ch.b), metric.digits) + ' ' + metric.unit +
+      '; ' + Math.round(num(ch.confidence) * 1000) / 10 + '% interval, n ' + ch.nA + '/' + ch.nB + ')';
+  }
+
+  function verdictLegend(parent) {
+    var div = html('div', {'class': 'legend'}, parent);
+    ['faster', 'slower', 'within noise', 'no noise estimate'].forEach(function (v) {
+      var span = html('span', {'class': 'legend-item'}, div);
+      html('span', {'class': 'swatch', style: 'background:' + VERDICT[v].color}, span);
+      span.appendChild(document.createTextNode(VERDICT[v].name));
+    });
+    return div;
   }
 
   function renderCompare(data) {
     var main = document.getElementById('main');
     var matched = data.matched || [];
     rowCount = matched.length;
-    html('p', {'class': 'note'}, main, 'A = ' + data.a.dir + '; B = ' + data.b.dir + '. Steps are matched by variant, scenario and level; ' +
-      'ratios are B / A (green: B better by 5% or more — more req/s, lower p99, less CPU per request; red: worse).');
+    html('p', {'class': 'note'}, main, 'A = ' + data.a.dir + '; B = ' + data.b.dir + '. Steps are matched by variant, scenario and level. ' +
+      'For each figure the ratio B / A and its confidence interval come from the repeats of the step in both runs (samples.csv): ' +
+      'the median of all pairwise ratios, and a distribution-free (Mann–Whitney) interval. A figure is called better or worse only when ' +
+      'the whole interval lies on one side of 1 AND the change exceeds the noise floor: 5%, or either run\'s own scatter between repeats ' +
+      '(max − min) / median if larger. So many figures are compared at once that an interval alone would call about one in twenty a change ' +
+      'between two runs of the same thing. Better means more req/s, lower p99, less CPU per request.');
+    verdictLegend(main);
+    var figures = [];
+    matched.forEach(function (m) { METRICS.forEach(function (k) { figures.push({m: m, k: k, ch: m.changes[k.key]}); }); });
+    var changed = figures.filter(function (f) { return f.ch && (f.ch.verdict === 'faster' || f.ch.verdict === 'slower'); });
+    var unknown = figures.filter(function (f) { return !f.ch || f.ch.verdict === 'no noise estimate'; });
+    html('h2', {}, main, 'Changed beyond noise');
+    if (!changed.length) {
+      html('p', {'class': 'summary noise'}, main, 'Nothing changed beyond noise' + (figures.length ? ' (' + figures.length + ' figures compared).' : '.'));
+    } else {
+      var ul = html('ul', {'class': 'changes'}, main);
+      changed.forEach(function (f) { html('li', {'class': verdictOf(f.ch).cls}, ul, changeText(f.m, f.k)); });
+    }
+    if (unknown.length) {
+      html('p', {'class': 'note flag'}, main, unknown.length + ' of ' + figures.length + ' figures have no noise estimate (fewer than 2 samples of the step in a run): ' +
+        'their ratios are shown in grey and no change is called. Measure both runs with --repeat 3 or more to compare them.');
+    }
     var variants = unique(matched.map(function (m) { return m.variant; }));
-    var color = {};
-    variants.forEach(function (v, i) { color[v] = PALETTE[i % PALETTE.length]; });
     var div = html('div', {'class': 'charts'}, main);
-    [['rps', 'throughput ratio B/A (higher is better)'], ['p99', 'p99 ratio B/A (lower is better)'], ['cpu', 'CPU ms/request ratio B/A (lower is better)']].forEach(function (k) {
-      barChart(div, {title: k[1], yLabel: 'B / A', lines: [{y: 1, label: 'same', color: '#7f7f7f'}], groups: variants.map(function (v) {
-        return {label: v, color: color[v], bars: matched.filter(function (m) { return m.variant === v; }).map(function (m) {
-          return {label: m.scenario + ' ' + m.level, segments: [{value: m.ratios[k[0]], color: color[v], name: 'B/A', digits: 3}]};
+    METRICS.forEach(function (k) {
+      var c = barChart(div, {title: k.name + ' ratio B/A (' + k.better + ')', yLabel: 'B / A', lines: [{y: 1, label: 'same', color: '#57606a'}], groups: variants.map(function (v) {
+        return {label: v, bars: matched.filter(function (m) { return m.variant === v; }).map(function (m) {
+          var ch = m.changes[k.key] || {};
+          var lo = num(ch.ciLow), hi = num(ch.ciHigh);
+          return {label: m.scenario + ' ' + m.level + ' (' + ch.verdict + ')',
+            err: isNaN(lo) || isNaN(hi) ? null : {lo: lo, hi: hi, tip: ciText(ch) + ' at ' + Math.round(num(ch.confidence) * 1000) / 10 + '%'},
+            segments: [{value: num(ch.ratio), color: verdictOf(ch).color, name: 'B/A', digits: 3}]};
         })};
       })});
+      c.caption('Bar colour: the verdict (legend above). Error bars: the confidence interval of the ratio, at the confidence the repeats reach (95% where they allow; 90% with 3 a side). No error bar: no noise estimate.');
     });
     html('h2', {}, main, 'Matched steps');
-    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', 'req/s A', 'req/s B', 'B/A', 'p99 ms A', 'p99 ms B', 'B/A',
-      'CPU ms/req A', 'CPU ms/req B', 'B/A', {name: 'flags', l: 1}], matched.map(function (m) {
-      return [m.variant, m.scenario, m.level, fmt(m.a.rps, 0), fmt(m.b.rps, 0), ratioCell(m.ratios.rps, true),
-        fmt(m.a.lat_p99_ms, 3), fmt(m.b.lat_p99_ms, 3), ratioCell(m.ratios.p99, false),
-        fmt(cpuPerReq(m.a), 4), fmt(cpuPerReq(m.b), 4), ratioCell(m.ratios.cpu, false), (m.flags || []).join('; ')];
+    var headers = [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level'];
+    METRICS.forEach(function (k) {
+      headers.push(k.name + ' A', k.name + ' B', 'B/A', 'interval', {name: 'verdict', l: 1});
+    });
+    headers.push({name: 'flags', l: 1});
+    table(main, headers, matched.map(function (m) {
+      var cells = [m.variant, m.scenario, m.level];
+      METRICS.forEach(function (k) {
+        var ch = m.changes[k.key] || {};
+        var cls = verdictOf(ch).cls;
+        cells.push(fmt(num(ch.a), k.digits), fmt(num(ch.b), k.digits), {text: ratioText(ch), cls: cls},
+          {text: ciText(ch) ? ciText(ch) + ' ' + Math.round(num(ch.confidence) * 100) + '%' : '–', cls: cls},
+          {text: (ch.verdict || '') + (ch.nA !== undefined ? ' (n ' + ch.nA + '/' + ch.nB + ')' : ''), cls: cls});
+      });
+      cells.push((m.flags || []).join('; '));
+      return cells;
     }));
     if ((data.onlyA || []).length || (data.onlyB || []).length) {
       html('h3', {}, main, 'Steps in one run only');
