@@ -317,6 +317,73 @@
     ];
   }
 
+  // The not-steady marker's text for a step, or null when it was steady (or the run predates the check).
+  function steadyTip(r) {
+    if (!notSteady(r)) { return null; }
+    return 'not steady: throughput still trended within the step in ' + num(r.step.notSteadySamples) + ' of ' + (num(r.step.repeats) || 1) + ' sample(s)';
+  }
+
+  function steadyCell(r) {
+    if (!r.step || r.step.notSteadySamples === undefined) { return ''; }
+    return notSteady(r) ? {text: 'NOT STEADY (' + num(r.step.notSteadySamples) + ' of ' + (num(r.step.repeats) || 1) + ')', cls: 'unsteady'} : 'steady';
+  }
+
+  function errOf(r, key, digits) {
+    var sp = spreadOf(r, key);
+    return sp ? {lo: sp.lo, hi: sp.hi, tip: spreadText(sp, digits)} : null;
+  }
+
+  function range(values, digits, unit) {
+    var v = values.filter(function (x) { return !isNaN(x); });
+    if (!v.length) { return '–'; }
+    var lo = Math.min.apply(null, v), hi = Math.max.apply(null, v);
+    return (lo === hi ? fmt(lo, digits) : fmt(lo, digits) + '–' + fmt(hi, digits)) + (unit || '');
+  }
+
+  // The run's repeats, the error bars' meaning, steadiness, the warm-up per variant, and mixed JDKs.
+  function renderRepeats(main, rows, variants, run) {
+    var withStep = rows.filter(function (r) { return r.step; });
+    if (run.mixed_jdks === true) {
+      var byVariant = variants.map(function (v) {
+        return v + ': JDK ' + unique(rows.filter(function (r) { return r.variant === v; }).map(function (r) { return r.jdk; })).join(', ');
+      });
+      html('p', {'class': 'warning', id: 'mixed-jdks'}, main, 'Warning: the variants ran on different JDKs (' + byVariant.join('; ') +
+        '). Differences between them are differences of JDK as well as of server.');
+    }
+    var repeats = withStep.map(function (r) { return num(r.step.repeats); }).filter(function (n) { return !isNaN(n); });
+    var maxRepeats = repeats.length ? Math.max.apply(null, repeats) : NaN;
+    if (maxRepeats > 1) {
+      var conf = withStep.map(function (r) { var sp = spreadOf(r, 'rps'); return sp ? sp.confidence * 100 : NaN; });
+      html('p', {'class': 'note', id: 'error-bars'}, main, 'Repeats: each step was measured ' + range(repeats, 0) + ' times, each time in a freshly started server ' +
+        '(the variants in a rotated order); the figures are the medians of the repeats. Error bars: the confidence interval of the median, ' +
+        'distribution-free (from order statistics of the repeats), at ' + range(conf, 1, '%') + ' confidence. With 5 or fewer repeats ' +
+        'that interval is the whole min–max range of the repeats and its confidence is below 95% (3 repeats: 75%, 5: 93.75%).');
+    } else if (repeats.length) {
+      html('p', {'class': 'note', id: 'error-bars'}, main, 'Repeats: each step was measured once, so there are no error bars and no spread: ' +
+        'run with --repeat 3 or more to see how much the figures vary from one server start to the next.');
+    }
+    var unsteady = rows.filter(notSteady);
+    if (unsteady.length) {
+      html('p', {'class': 'note flag'}, main, unsteady.length + ' of ' + rows.length + ' steps were not steady: in some of their samples throughput still trended ' +
+        'within the measured window (first third against last third of its 1-second windows). They are ringed in purple (dashed) on the charts and marked in the tables: ' +
+        unsteady.map(function (r) { return r.variant + ' ' + r.scenario + ' ' + levelLabel(r); }).join(', ') + '.');
+    }
+    if (!withStep.some(function (r) { return r.step.repeats !== undefined; })) { return; }
+    html('h2', {}, main, 'Variants: warm-up, repeats, steadiness');
+    table(main, [{name: 'variant', l: 1}, {name: 'mode', l: 1}, {name: 'JDK', l: 1}, {name: 'warm-up used per scenario', l: 1}, 'repeats', 'steps', {name: 'not steady', l: 1}],
+      variants.map(function (v) {
+        var vr = rows.filter(function (r) { return r.variant === v; });
+        var warm = unique(vr.map(function (r) { return r.scenario; })).map(function (sc) {
+          var w = vr.filter(function (r) { return r.scenario === sc && r.step; }).map(function (r) { return num(r.step.warmupS); });
+          return sc + ' ' + range(w, 1, ' s');
+        });
+        var bad = vr.filter(notSteady).length;
+        return [v, vr[0].mode, unique(vr.map(function (r) { return r.jdk; })).join(', '), warm.join('; '),
+          range(vr.map(function (r) { return r.step ? num(r.step.repeats) : NaN; }), 0), vr.length,
+          bad ? {text: bad + ' step(s)', cls: 'unsteady'} : 'none'];
+      }));
+  }
+
   function renderReport(data) {
     var rows = data.rows || [];
     var env = data.env || {};
@@ -335,6 +402,7 @@
     var variants = unique(rows.map(function (r) { return r.variant; }));
     var color = {};
     variants.forEach(function (v, i) { color[v] = PALETTE[i % PALETTE.length]; });
+    renderRepeats(main, rows, variants, run);
     var scenarios = unique(rows.map(function (r) { return r.scenario; }));
     scenarios.forEach(function (sc) {
       var rs = rows.filter(function (r) { return r.scenario === sc; });
@@ -357,7 +425,9 @@
           var xLog = isLogX(xsAll);
           var series = variants.filter(function (v) { return kr.some(function (r) { return r.variant === v; }); }).map(function (v) {
             return {name: v + (syncVariants.indexOf(v) >= 0 && bound ? ' (sync)' : ''), color: color[v], points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
-              return {x: levelOf(r), y: r.rps, flag: saturated(r), tip: levelLabel(r) + ': ' + fmt(r.rps) + ' req/s, p99 ' + fmt(r.lat_p99_ms) + ' ms'};
+              var sp = spreadOf(r, 'rps');
+              return {x: levelOf(r), y: r.rps, flag: saturated(r), tip: levelLabel(r) + ': ' + fmt(r.rps) + ' req/s' + (sp ? ' ' + spreadText(sp, 0) : '') + ', p99 ' + fmt(r.lat_p99_ms) + ' ms',
+                lo: sp ? sp.lo : null, hi: sp ? sp.hi : null, errTip: sp ? levelLabel(r) + ' req/s ' + spreadText(sp, 0) : null, ring: steadyTip(r)};
             })};
           });
           var bounds = [];
@@ -378,7 +448,9 @@
             yLabel: 'p99 latency, ms', xLog: xLog, xTicks: xLog ? xs : null, yLog: true, series: series.map(function (s, i) {
               var v = variants.filter(function (vv) { return kr.some(function (r) { return r.variant === vv; }); })[i];
               return {name: s.name, color: s.color, points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
-                return {x: levelOf(r), y: r.lat_p99_ms, flag: saturated(r), tip: levelLabel(r) + ': p99 ' + fmt(r.lat_p99_ms) + ' ms'};
+                var sp = spreadOf(r, 'p99');
+                return {x: levelOf(r), y: r.lat_p99_ms, flag: saturated(r), tip: levelLabel(r) + ': p99 ' + fmt(r.lat_p99_ms) + ' ms' + (sp ? ' ' + spreadText(sp, 3) : ''),
+                  lo: sp ? sp.lo : null, hi: sp ? sp.hi : null, errTip: sp ? levelLabel(r) + ' p99 ms ' + spreadText(sp, 3) : null, ring: steadyTip(r)};
               })};
             })});
         } else {
@@ -390,24 +462,24 @@
           }
           var groups = kr.map(function (r) {
             return {label: r.variant + (r.mode === 'sync' && bound ? ' (sync)' : ''), color: color[r.variant], bars: [{label: levelLabel(r), flag: saturated(r),
-              segments: [{value: r.rps, color: color[r.variant], name: 'req/s'}]}]};
+              err: errOf(r, 'rps', 0), ring: steadyTip(r), segments: [{value: r.rps, color: color[r.variant], name: 'req/s'}]}]};
           });
           barChart(div, {title: sc + ' at ' + levelLabel(kr[0]) + ': throughput', yLabel: 'responses per second', groups: groups, lines: lines});
           barChart(div, {title: sc + ' at ' + levelLabel(kr[0]) + ': p99 latency', yLabel: 'p99 latency, ms', groups: kr.map(function (r) {
             return {label: r.variant, color: color[r.variant], bars: [{label: levelLabel(r), flag: saturated(r),
-              segments: [{value: r.lat_p99_ms, color: color[r.variant], name: 'p99 ms', digits: 3}]}]};
+              err: errOf(r, 'p99', 3), ring: steadyTip(r), segments: [{value: r.lat_p99_ms, color: color[r.variant], name: 'p99 ms', digits: 3}]}]};
           })});
         }
         // CPU per request, user and system stacked, a bar per level in each variant's group.
         var cpuGroups = variants.filter(function (v) { return kr.some(function (r) { return r.variant === v; }); }).map(function (v) {
           return {label: v, color: color[v], bars: kr.filter(function (r) { return r.variant === v; }).sort(function (a, b) { return levelOf(a) - levelOf(b); }).map(function (r) {
-            return {label: levelLabel(r), flag: saturated(r), segments: [
+            return {label: levelLabel(r), flag: saturated(r), err: errOf(r, 'cpu', 4), ring: steadyTip(r), segments: [
               {value: r.cpu_user_ms_per_req, color: color[v], name: 'user ms/req', digits: 4},
               {value: r.cpu_sys_ms_per_req, color: '#c9d1d9', name: 'system ms/req', digits: 4}]};
           })};
         });
         var cc = barChart(div, {title: sc + ': server CPU per request (user + system), one bar per level', yLabel: 'CPU ms per request', groups: cpuGroups});
-        cc.caption('Dark: user time; grey: system (kernel) time. Bars left to right: ' + xs.slice().sort(function (a, b) { return a - b; }).map(function (x) { return kind[0] === 'closed' ? 'c=' + x : fmt(x) + '/s'; }).join(', ') + '.');
+        cc.caption('Dark: user time; grey: system (kernel) time' + (kr.some(function (r) { return spreadOf(r, 'cpu'); }) ? '; error bars: the interval of the total (see the note at the top)' : '') + '. Bars left to right: ' + xs.slice().sort(function (a, b) { return a - b; }).map(function (x) { return kind[0] === 'closed' ? 'c=' + x : fmt(x) + '/s'; }).join(', ') + '.');
         // Best level per variant.
         html('h3', {}, main, sc + ' (' + kind[0] + ' model): best throughput per variant');
         var best = variants.map(function (v) {
@@ -415,8 +487,8 @@
           if (!vr.length) { return null; }
           return vr.reduce(function (a, b) { return b.rps > a.rps ? b : a; });
         }).filter(function (r) { return r; }).sort(function (a, b) { return b.rps - a.rps; });
-        table(main, [{name: 'variant', l: 1}, {name: 'mode', l: 1}, 'level', 'req/s', 'p99 ms', 'CPU ms/req (user+sys)', 'errors', {name: 'load generator', l: 1}],
-          best.map(function (r) { return [r.variant, r.mode, levelLabel(r), fmt(r.rps, 0), fmt(r.lat_p99_ms, 3), fmt(cpuPerReq(r), 4), r.errors,
+        table(main, [{name: 'variant', l: 1}, {name: 'mode', l: 1}, 'level', 'req/s', {name: 'req/s interval', l: 1}, 'p99 ms', 'CPU ms/req (user+sys)', 'errors', {name: 'steady', l: 1}, {name: 'load generator', l: 1}],
+          best.map(function (r) { return [r.variant, r.mode, levelLabel(r), fmt(r.rps, 0), spreadText(spreadOf(r, 'rps'), 0), fmt(r.lat_p99_ms, 3), fmt(cpuPerReq(r), 4), r.errors, steadyCell(r),
             r.step ? {text: (saturated(r) ? 'SATURATED: ' : '') + 'load side ' + fmt(r.step.loadSidePct || (r.step.driverCpuPct || 0) + (r.step.memcachedCpuPct || 0), 0) + '% (driver ' + fmt(r.step.driverCpuPct, 0) + '%, memcached ' +
               fmt(r.step.memcachedCpuPct, 0) + '%)', cls: saturated(r) ? 'bad' : ''} : '']; }));
       });
@@ -424,7 +496,9 @@
     html('h2', {}, main, 'Every step: latency percentiles, server CPU, memory, GC');
     table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'driver', l: 1}, 'requests', 'errors', 'req/s',
       'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'CPU user ms/req', 'CPU sys ms/req', 'RSS MiB', 'GCs', 'GC ms',
-      'load side', 'driver CPU', 'memcached CPU', 'load CPUs busy', 'server CPUs busy', 'steal', 'other load', {name: 'raw', l: 1}, {name: 'flame graph', l: 1}],
+      'load side', 'driver CPU', 'memcached CPU', 'load CPUs busy', 'server CPUs busy', 'steal', 'other load',
+      'repeats', {name: 'req/s interval', l: 1}, {name: 'p99 ms interval', l: 1}, {name: 'CPU ms/req interval', l: 1}, {name: 'steady', l: 1}, 'warm-up',
+      {name: 'raw', l: 1}, {name: 'flame graph', l: 1}],
       rows.map(function (r) {
         var s = r.step || {};
         return [r.variant, r.scenario, levelLabel(r), r.driver, r.requests, r.errors ? {text: String(r.errors), cls: 'bad'} : 0, fmt(r.rps, 1),
@@ -435,6 +509,8 @@
           s.memcachedCpuPct !== undefined ? fmt(s.memcachedCpuPct, 0) + '%' : '', s.loadCpusBusyPct !== undefined ? fmt(s.loadCpusBusyPct, 0) + '%' : '', s.serverCpusBusyPct !== undefined ? fmt(s.serverCpusBusyPct, 0) + '%' : '',
           s.stealPct !== undefined ? fmt(s.stealPct, 1) + '%' : '',
           s.otherLoadPct !== undefined ? {text: fmt(s.otherLoadPct, 0) + '%', cls: s.otherLoadPct > 15 ? 'bad' : ''} : '',
+          s.repeats !== undefined ? s.repeats : '', spreadText(spreadOf(r, 'rps'), 1), spreadText(spreadOf(r, 'p99'), 3), spreadText(spreadOf(r, 'cpu'), 4),
+          steadyCell(r), isNaN(num(s.warmupS)) ? '' : fmt(num(s.warmupS), 1) + ' s',
           s.raw ? {href: s.raw, text: 'raw'} : '', s.flamegraph ? {href: s.flamegraph, text: 'flame graph'} : ''];
       }), function (i) { return saturated(rows[i]) ? 'saturated' : ''; });
     renderEnvironment(main, env);

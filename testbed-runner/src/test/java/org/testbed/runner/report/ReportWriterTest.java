@@ -158,6 +158,34 @@ class ReportWriterTest {
     }
 
     @Test
+    void repeatedRunShowsSpreadSteadinessWarmUpAndMixedJdks(@TempDir Path dir) throws Exception {
+        syntheticRun(dir, variant -> 1.0, 5, true);
+        Path report = ReportWriter.write(dir);
+        String dom = rendered(Chromium.dumpDom(report));
+        assertThat(dom).contains("data-render=\"ok\"").contains("<pre id=\"render-errors\" hidden=\"\"></pre>");
+        // Error bars on the throughput, p99 and CPU charts, with the legend saying what they are.
+        assertThat(count(dom, "class=\"errbar\"")).isGreaterThanOrEqualTo(3 * 24);
+        assertThat(dom).contains("Error bars: the confidence interval of the median").contains("at 93.8% confidence")
+                .contains("measured 5 times");
+        // The not-steady step: a ring on its charts, a mark in the tables, named in the note.
+        assertThat(count(dom, "class=\"not-steady\"")).isEqualTo(3);
+        assertThat(dom).contains("NOT STEADY (2 of 5)").contains("1 of 24 steps were not steady").contains("spring-tomcat mix c=150");
+        // The warm-up used per variant, and the mixed JDKs.
+        assertThat(dom).contains("Variants: warm-up, repeats, steadiness").contains("mix 12.0 s").contains("mix 7.0 s");
+        assertThat(dom).contains("id=\"mixed-jdks\"").contains("vertx: JDK 21");
+        assertThat(dom).contains("[14700.0, 15300.0] 93.8%, n=5");
+        Chromium.screenshot(report, Path.of("target", "report-repeated.png"));
+    }
+
+    @Test
+    void aSingleSampleRunSaysSoAndHasNoErrorBars(@TempDir Path dir) throws Exception {
+        syntheticRun(dir, 1.0);
+        String dom = rendered(Chromium.dumpDom(ReportWriter.write(dir)));
+        assertThat(dom).contains("data-render=\"ok\"").contains("each step was measured once").doesNotContain("class=\"errbar\"")
+                .doesNotContain("id=\"mixed-jdks\"").doesNotContain("class=\"not-steady\"");
+    }
+
+    @Test
     void comparePageLeadsWithChangesBeyondNoiseInOneColourLanguage(@TempDir Path dir) throws Exception {
         Path a = Files.createDirectories(dir.resolve("a"));
         Path b = Files.createDirectories(dir.resolve("b"));
