@@ -11,7 +11,9 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Put two runs side by side: steps matched by variant, scenario and level, ratios B/A of"
-                + " throughput, p99 and CPU ms/request, both environments. Prints a table and writes an HTML page.",
+                + " throughput, p99 and CPU ms/request with confidence intervals from the repeats (samples.csv),"
+                + " and a verdict per figure: faster, slower, within noise, or no noise estimate (a single sample).",
+                "Prints what changed beyond noise, then the full table; writes compare.csv and an HTML page.",
                 "E.g. x86_64 vs arm64, or JDK 17 vs 25 on one machine."})
 final class CompareCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR_A", description = "The baseline run folder (or its results.csv)")
@@ -20,7 +22,8 @@ final class CompareCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "DIR_B", description = "The run compared with it")
     Path b;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "The HTML page (default: DIR_B/compare-<A>.html)")
+    @Option(names = "--out", paramLabel = "FILE", description = "The HTML page (default: DIR_B/compare-<A>.html);"
+            + " compare.csv is written beside it")
     Path out;
 
     @Override
@@ -35,7 +38,8 @@ final class CompareCommand implements Callable<Integer> {
         Path page = out != null ? out : (Files.isDirectory(b) ? b : b.toAbsolutePath().getParent())
                 .resolve("compare-" + (Files.isDirectory(a) ? a : a.toAbsolutePath().getParent()).toAbsolutePath().normalize().getFileName() + ".html");
         CompareWriter.html(a, b, c, page);
-        System.out.println("matched " + c.matched().size() + " step(s); page: " + page);
+        Path csv = CompareWriter.writeCsv(c, page.toAbsolutePath().resolveSibling(CompareWriter.CSV_FILE));
+        System.out.println("matched " + c.matched().size() + " step(s); page: " + page + "; table: " + csv);
         return c.matched().isEmpty() ? 1 : 0;
     }
 }

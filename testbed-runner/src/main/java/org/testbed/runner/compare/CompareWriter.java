@@ -9,18 +9,37 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import org.testbed.runner.csv.Csv;
 import org.testbed.runner.csv.ResultRow;
 import org.testbed.runner.csv.ResultsCsv;
+import org.testbed.runner.csv.SampleRecord;
+import org.testbed.runner.csv.SamplesCsv;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.report.ReportWriter;
 
-/** {@code ./testbed compare A B}: a console table and {@code compare.html}. */
+/**
+ * {@code ./testbed compare A B}: the console text (changes beyond noise first, then every step),
+ * {@code compare.csv} and the HTML page.
+ */
 public final class CompareWriter {
+    /** compare.csv's columns: one row per matched step and metric. */
+    public static final List<String> CSV_COLUMNS = List.of("variant", "scenario", "level", "metric", "a", "b", "ratio",
+            "ci_low", "ci_high", "verdict", "confidence", "n_a", "n_b", "noise_floor", "flags");
+
+    /** The name of the CSV written beside the compare page. */
+    public static final String CSV_FILE = "compare.csv";
+
     private CompareWriter() {
     }
 
+    /** Compares two run folders (or their results.csv), with the samples of each when it has samples.csv. */
     public static Comparison load(Path a, Path b) throws IOException {
-        return Comparison.of(ResultsCsv.read(csv(a)), ResultsCsv.read(csv(b)));
+        return Comparison.of(ResultsCsv.read(csv(a)), samples(a), ResultsCsv.read(csv(b)), samples(b));
+    }
+
+    private static Map<ResultRow.StepKey, List<SampleRecord>> samples(Path dirOrFile) throws IOException {
+        return SamplesCsv.byStep(SamplesCsv.read(dir(dirOrFile).resolve(SamplesCsv.FILE)));
     }
 
     /** The results.csv of a run folder (or the file itself). */
@@ -32,15 +51,42 @@ public final class CompareWriter {
         return Files.isDirectory(dirOrFile) ? dirOrFile : dirOrFile.toAbsolutePath().getParent();
     }
 
+    /**
+     * The console text: first what changed beyond noise, one line each (or that nothing did), then
+     * every matched step with, per metric, A, B, the ratio B/A, its interval and confidence, the
+     * samples on each side and the verdict.
+     */
     public static String table(Comparison c) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %10s %10s %7s %9s %9s %7s %9s %9s %7s%n", "variant", "scenario",
-                "level", "rps A", "rps B", "B/A", "p99 A", "p99 B", "B/A", "cpu A", "cpu B", "B/A"));
+        List<Comparison.Finding> findings = c.findings();
+        long unknown = c.withoutNoiseEstimate();
+        String noEstimate = unknown == 0 ? "" : String.format(Locale.ROOT, "(%d of %d figures have no noise estimate:"
+                + " fewer than 2 samples of the step in a run; measure both runs with --repeat 3 or more)",
+                unknown, c.matched().size() * Comparison.Metric.values().length);
+        if (findings.isEmpty()) {
+            out.append("nothing changed beyond noise").append(noEstimate.isEmpty() ? "" : " " + noEstimate).append('\n');
+        } else {
+            out.append("changed beyond noise (B/A, interval at the confidence shown):\n");
+            for (Comparison.Finding f : findings) {
+                out.append("  ").append(finding(f)).append('\n');
+            }
+            if (!noEstimate.isEmpty()) {
+                out.append(noEstimate).append('\n');
+            }
+        }
+        out.append('\n');
+        out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-6s %12s %12s %7s %-18s %5s %5s  %s%n", "variant", "scenario",
+                "level", "metric", "A", "B", "B/A", "interval", "conf", "n A/B", "verdict"));
         for (Comparison.Match m : c.matched()) {
-            out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %10.0f %10.0f %7s %9.3f %9.3f %7s %9.4f %9.4f %7s%s%n",
-                    m.key().variant(), m.key().scenario(), m.key().level(), m.a().rps(), m.b().rps(), r(m.rpsRatio()),
-                    m.a().latP99Ms(), m.b().latP99Ms(), r(m.p99Ratio()), m.a().cpuMsPerReq(), m.b().cpuMsPerReq(),
-                    r(m.cpuRatio()), m.flags().isEmpty() ? "" : "  (" + String.join("; ", m.flags()) + ")"));
+            for (Comparison.Change ch : m.changes()) {
+                boolean first = ch.metric() == Comparison.Metric.RPS;
+                out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-6s %12s %12s %7s %-18s %5s %5s  %s%s%n",
+                        m.key().variant(), m.key().scenario(), m.key().level(), ch.metric().wireName(),
+                        figure(ch.metric(), ch.a()), figure(ch.metric(), ch.b()), r(ch.ratio()), interval(ch),
+                        ch.confidence() > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * ch.confidence()) : "-",
+                        ch.nA() + "/" + ch.nB(), ch.verdict().wireName(),
+                        first && !m.flags().isEmpty() ? "  (" + String.join("; ", m.flags()) + ")" : ""));
+            }
         }
         for (ResultRow.StepKey k : c.onlyA()) {
             out.append("only in A: ").append(k.variant()).append(' ').append(k.scenario()).append(' ').append(k.level()).append('\n');
@@ -51,8 +97,69 @@ public final class CompareWriter {
         return out.toString();
     }
 
+    /** One change beyond noise, e.g. {@code vertx mix c=64 rps 0.730× [0.700, 0.760] slower (A 20000 → B 14600 req/s; 97%, n 5/5)}. */
+    static String finding(Comparison.Finding f) {
+        Comparison.Change ch = f.change();
+        ResultRow.StepKey k = f.match().key();
+        return String.format(Locale.ROOT, "%s %s %s %s %.3f× %s %s (A %s → B %s %s; %.0f%%, n %d/%d)", k.variant(), k.scenario(),
+                k.level(), ch.metric().wireName(), ch.ratio(), interval(ch), ch.verdict().wireName(),
+                figure(ch.metric(), ch.a()).trim(), figure(ch.metric(), ch.b()).trim(), unit(ch.metric()),
+                100 * ch.confidence(), ch.nA(), ch.nB());
+    }
+
+    private static String interval(Comparison.Change ch) {
+        if (Double.isNaN(ch.ciLow()) || Double.isNaN(ch.ciHigh())) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "[%.3f, %.3f]", ch.ciLow(), ch.ciHigh());
+    }
+
+    private static String figure(Comparison.Metric metric, double v) {
+        if (Double.isNaN(v)) {
+            return "-";
+        }
+        return switch (metric) {
+            case RPS -> String.format(Locale.ROOT, "%.0f", v);
+            case P99 -> String.format(Locale.ROOT, "%.3f", v);
+            case CPU -> String.format(Locale.ROOT, "%.4f", v);
+        };
+    }
+
+    private static String unit(Comparison.Metric metric) {
+        return switch (metric) {
+            case RPS -> "req/s";
+            case P99 -> "ms p99";
+            case CPU -> "CPU ms/req";
+        };
+    }
+
     private static String r(double ratio) {
         return Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.3f", ratio);
+    }
+
+    /** Writes {@code file}: {@link #CSV_COLUMNS}, one row per matched step and metric; an undefined number is empty. */
+    public static Path writeCsv(Comparison c, Path file) throws IOException {
+        StringBuilder out = new StringBuilder(Csv.line(CSV_COLUMNS));
+        for (Comparison.Match m : c.matched()) {
+            for (Comparison.Change ch : m.changes()) {
+                int decimals = switch (ch.metric()) {
+                    case RPS -> 1;
+                    case P99 -> 3;
+                    case CPU -> 5;
+                };
+                out.append(Csv.line(List.of(m.key().variant(), m.key().scenario(), m.key().level(), ch.metric().wireName(),
+                        num(ch.a(), decimals), num(ch.b(), decimals), num(ch.ratio(), 4), num(ch.ciLow(), 4), num(ch.ciHigh(), 4),
+                        ch.verdict().wireName(), num(ch.confidence(), 4), Integer.toString(ch.nA()), Integer.toString(ch.nB()),
+                        num(ch.noiseFloor(), 4), String.join("; ", m.flags()))));
+            }
+        }
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, out, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private static String num(double v, int decimals) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 
     /** Writes the HTML page to {@code out}. */
@@ -68,10 +175,20 @@ public final class CompareWriter {
             n.put("level", m.key().level());
             n.set("a", row(m.a()));
             n.set("b", row(m.b()));
-            ObjectNode ratios = n.putObject("ratios");
-            put(ratios, "rps", m.rpsRatio());
-            put(ratios, "p99", m.p99Ratio());
-            put(ratios, "cpu", m.cpuRatio());
+            ObjectNode changes = n.putObject("changes");
+            for (Comparison.Change ch : m.changes()) {
+                ObjectNode x = changes.putObject(ch.metric().wireName());
+                put(x, "a", ch.a());
+                put(x, "b", ch.b());
+                put(x, "ratio", ch.ratio());
+                put(x, "ciLow", ch.ciLow());
+                put(x, "ciHigh", ch.ciHigh());
+                put(x, "confidence", ch.confidence());
+                x.put("nA", ch.nA());
+                x.put("nB", ch.nB());
+                put(x, "noiseFloor", ch.noiseFloor());
+                x.put("verdict", ch.verdict().wireName());
+            }
             ArrayNode flags = n.putArray("flags");
             m.flags().forEach(flags::add);
         }

@@ -4,21 +4,121 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import org.testbed.runner.csv.ResultRow;
+import org.testbed.runner.csv.SampleRecord;
+import org.testbed.runner.stats.RatioInterval;
+import org.testbed.runner.stats.Verdict;
 
 /**
- * Two runs side by side: rows matched by variant, scenario and level (concurrency for closed
- * steps, offered rate for open ones), with the ratios B/A of throughput, p99 latency and server
- * CPU per request. A ratio is undefined (NaN) when A's figure is zero or missing.
+ * Two runs side by side: steps matched by variant, scenario and level (concurrency for closed
+ * steps, offered rate for open ones), and for each of throughput, p99 latency and server CPU per
+ * request the ratio B/A with a confidence interval and a {@link Verdict}.
+ *
+ * <p>A's and B's figures are results.csv's (the medians of the repeats). The ratio and its
+ * interval come from the repeats in both runs' samples.csv ({@link RatioInterval}: the
+ * Hodges–Lehmann estimate, so it can differ slightly from b / a). A step with fewer than two
+ * samples on a side (a run without {@code --repeat}, or from before samples.csv) gets the ratio of
+ * the results.csv figures, no interval, and the verdict {@link Verdict#NO_NOISE_ESTIMATE}: one
+ * sample cannot tell a change from noise. A ratio is undefined (NaN) when A's figure is zero or
+ * missing.
  */
 public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, List<ResultRow.StepKey> onlyB) {
 
-    /** One step present in both runs. */
-    public record Match(ResultRow.StepKey key, ResultRow a, ResultRow b, double rpsRatio, double p99Ratio,
-                        double cpuRatio, List<String> flags) {
+    /** The figures compared, each with its better direction. */
+    public enum Metric {
+        /** Throughput, requests per second: higher is better. */
+        RPS("rps", true, ResultRow::rps, SampleRecord::rps),
+        /** p99 latency, ms: lower is better. */
+        P99("p99", false, ResultRow::latP99Ms, SampleRecord::latP99Ms),
+        /** Server CPU time per request, ms (user + system): lower is better. */
+        CPU("cpu", false, ResultRow::cpuMsPerReq, SampleRecord::cpuMsPerReq);
+
+        private final String wireName;
+        private final boolean higherIsBetter;
+        private final ToDoubleFunction<ResultRow> ofRow;
+        private final ToDoubleFunction<SampleRecord> ofSample;
+
+        Metric(String wireName, boolean higherIsBetter, ToDoubleFunction<ResultRow> ofRow,
+               ToDoubleFunction<SampleRecord> ofSample) {
+            this.wireName = wireName;
+            this.higherIsBetter = higherIsBetter;
+            this.ofRow = ofRow;
+            this.ofSample = ofSample;
+        }
+
+        /** "rps", "p99" or "cpu", as in compare.csv's metric column. */
+        public String wireName() {
+            return wireName;
+        }
+
+        public boolean higherIsBetter() {
+            return higherIsBetter;
+        }
+
+        public double of(ResultRow row) {
+            return ofRow.applyAsDouble(row);
+        }
+
+        public double of(SampleRecord sample) {
+            return ofSample.applyAsDouble(sample);
+        }
     }
 
+    /**
+     * One figure of one step, B against A.
+     *
+     * @param a A's figure (results.csv: the median of its repeats)
+     * @param b B's figure
+     * @param ratio the estimate of B/A (from the samples when both sides have two or more, else b / a)
+     * @param ciLow the interval's lower end, NaN without a noise estimate
+     * @param ciHigh the interval's upper end, NaN without a noise estimate
+     * @param confidence the interval's coverage, 0..1 (0 without an interval)
+     * @param nA how many usable samples of A (positive, finite; a run without samples.csv counts its
+     *           results.csv figure as one)
+     * @param nB how many usable samples of B
+     * @param noiseFloor the smallest change the verdict would call (see {@link Verdict}), NaN without a noise estimate
+     * @param verdict faster, slower, within noise or no noise estimate
+     */
+    public record Change(Metric metric, double a, double b, double ratio, double ciLow, double ciHigh,
+                         double confidence, int nA, int nB, double noiseFloor, Verdict verdict) {
+    }
+
+    /** One step present in both runs, with its three {@link Change}s in {@link Metric} order. */
+    public record Match(ResultRow.StepKey key, ResultRow a, ResultRow b, List<Change> changes, List<String> flags) {
+
+        public Change change(Metric metric) {
+            return changes.get(metric.ordinal());
+        }
+
+        public double rpsRatio() {
+            return change(Metric.RPS).ratio();
+        }
+
+        public double p99Ratio() {
+            return change(Metric.P99).ratio();
+        }
+
+        public double cpuRatio() {
+            return change(Metric.CPU).ratio();
+        }
+    }
+
+    /** A change beyond noise, with the step it belongs to. */
+    public record Finding(Match match, Change change) {
+    }
+
+    /** Two runs without samples: ratios only, every verdict {@link Verdict#NO_NOISE_ESTIMATE}. */
     public static Comparison of(List<ResultRow> a, List<ResultRow> b) {
+        return of(a, Map.of(), b, Map.of());
+    }
+
+    /**
+     * Two runs with their samples by step ({@code SamplesCsv.byStep}); a step missing from a map
+     * is taken as the single sample its results.csv row is.
+     */
+    public static Comparison of(List<ResultRow> a, Map<ResultRow.StepKey, List<SampleRecord>> samplesA,
+                                List<ResultRow> b, Map<ResultRow.StepKey, List<SampleRecord>> samplesB) {
         Map<ResultRow.StepKey, ResultRow> byKeyB = index(b);
         Map<ResultRow.StepKey, ResultRow> byKeyA = index(a);
         List<Match> matched = new ArrayList<>();
@@ -40,8 +140,13 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
             if (ra.errors() > 0 || rb.errors() > 0) {
                 flags.add("errors " + ra.errors() + " / " + rb.errors());
             }
-            matched.add(new Match(e.getKey(), ra, rb, ratio(rb.rps(), ra.rps()), ratio(rb.latP99Ms(), ra.latP99Ms()),
-                    ratio(rb.cpuMsPerReq(), ra.cpuMsPerReq()), flags));
+            List<SampleRecord> sa = samplesA.getOrDefault(e.getKey(), List.of());
+            List<SampleRecord> sb = samplesB.getOrDefault(e.getKey(), List.of());
+            List<Change> changes = new ArrayList<>();
+            for (Metric metric : Metric.values()) {
+                changes.add(change(metric, metric.of(ra), metric.of(rb), values(metric, sa, ra), values(metric, sb, rb)));
+            }
+            matched.add(new Match(e.getKey(), ra, rb, List.copyOf(changes), flags));
         }
         List<ResultRow.StepKey> onlyB = new ArrayList<>();
         for (ResultRow.StepKey key : byKeyB.keySet()) {
@@ -52,12 +157,54 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
         return new Comparison(matched, onlyA, onlyB);
     }
 
+    /**
+     * One figure: {@code a} and {@code b} as shown, the ratio, interval and verdict from the
+     * samples when each side has at least two usable ones (positive, finite), else b / a and
+     * {@link Verdict#NO_NOISE_ESTIMATE}.
+     */
+    public static Change change(Metric metric, double a, double b, double[] samplesA, double[] samplesB) {
+        RatioInterval r = RatioInterval.of(samplesA, samplesB);
+        if (r.nA() < 2 || r.nB() < 2) {
+            return new Change(metric, a, b, ratio(b, a), Double.NaN, Double.NaN, 0, r.nA(), r.nB(), Double.NaN,
+                    Verdict.NO_NOISE_ESTIMATE);
+        }
+        double floor = Verdict.noiseFloor(samplesA, samplesB, Verdict.MIN_EFFECT);
+        return new Change(metric, a, b, r.ratio(), r.ciLow(), r.ciHigh(), r.confidence(), r.nA(), r.nB(), floor,
+                Verdict.decide(r, floor, metric.higherIsBetter()));
+    }
+
+    /** The changes beyond noise, step by step in file order. */
+    public List<Finding> findings() {
+        List<Finding> findings = new ArrayList<>();
+        for (Match m : matched) {
+            for (Change c : m.changes()) {
+                if (c.verdict().changed()) {
+                    findings.add(new Finding(m, c));
+                }
+            }
+        }
+        return findings;
+    }
+
+    /** How many figures (steps × metrics) had no noise estimate. */
+    public long withoutNoiseEstimate() {
+        return matched.stream().flatMap(m -> m.changes().stream()).filter(c -> c.verdict() == Verdict.NO_NOISE_ESTIMATE).count();
+    }
+
     /** {@code b / a}, or NaN when {@code a} is zero or either is missing. */
     public static double ratio(double b, double a) {
         if (Double.isNaN(a) || Double.isNaN(b) || a == 0) {
             return Double.NaN;
         }
         return b / a;
+    }
+
+    /** A step's samples of one metric, or its results.csv figure as the only sample when it has none. */
+    private static double[] values(Metric metric, List<SampleRecord> samples, ResultRow row) {
+        if (samples.isEmpty()) {
+            return new double[] {metric.of(row)};
+        }
+        return samples.stream().mapToDouble(metric::of).toArray();
     }
 
     /** Rows by key, in file order; when a key repeats (a re-run step) the last row wins. */

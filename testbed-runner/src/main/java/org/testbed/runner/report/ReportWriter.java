@@ -21,7 +21,10 @@ import org.testbed.runner.env.Environment;
  * Writes {@code report.html} for a run folder: one self-contained file (CSS, script and data
  * inlined, no network) whose small SVG renderer draws rps and p99 against the level per variant,
  * CPU ms per request (user and system stacked), the percentile table, the environment, and for
- * the delay scenario the Little's-law bound of the sync variants. When the page has rendered it
+ * the delay scenario the Little's-law bound of the sync variants. A run with repeats shows each
+ * step's spread from steps.csv (error bars: the confidence interval of the median), the steps
+ * that were not steady (ringed on the charts, marked in the tables), the warm-up each variant
+ * used, and a warning when the variants ran on different JDKs. When the page has rendered it
  * sets {@code data-render="ok"} on {@code <body>} (or {@code "error"} with the messages in
  * {@code #render-errors}), which the headless-browser test reads.
  */

@@ -31,6 +31,14 @@
   var NS = 'http://www.w3.org/2000/svg';
   var PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2',
     '#7f7f7f', '#bcbd22', '#393b79', '#637939'];
+  // The compare page's one colour language, in its table, list and charts alike.
+  var VERDICT = {
+    'faster': {color: '#1a7f37', cls: 'better', name: 'better beyond noise'},
+    'slower': {color: '#cf222e', cls: 'worse', name: 'worse beyond noise'},
+    'within noise': {color: '#8c959f', cls: 'noise', name: 'within noise'},
+    'no noise estimate': {color: '#c9d1d9', cls: 'noise', name: 'no noise estimate (fewer than 2 samples a side)'}
+  };
+  var NOT_STEADY = '#6e40c9';
 
   function svg(name, attrs, parent) {
     var e = document.createElementNS(NS, name);
@@ -48,6 +56,45 @@
   }
 
   function tip(parent, text) { svg('title', {}, parent).textContent = text; }
+
+  // A number from the data: Jackson writes NaN as the string "NaN"; older runs lack fields.
+  function num(v) {
+    if (v === null || v === undefined || v === '') { return NaN; }
+    return typeof v === 'number' ? v : Number(v);
+  }
+
+  // The spread of a figure of a repeated step ('rps', 'p99', 'cpu' of steps.csv), or null for a single sample.
+  function spreadOf(r, key) {
+    var s = r.step && r.step[key];
+    if (!s || !(num(s.n) > 1)) { return null; }
+    var lo = num(s.ciLow), hi = num(s.ciHigh);
+    if (isNaN(lo) || isNaN(hi)) { return null; }
+    return {n: num(s.n), lo: lo, hi: hi, min: num(s.min), max: num(s.max), confidence: num(s.confidence)};
+  }
+
+  function spreadText(sp, digits) {
+    if (!sp) { return ''; }
+    return '[' + fmt(sp.lo, digits) + ', ' + fmt(sp.hi, digits) + '] ' + Math.round(sp.confidence * 1000) / 10 + '%, n=' + sp.n;
+  }
+
+  function notSteady(r) { return !!(r.step && num(r.step.notSteadySamples) > 0); }
+
+  // A vertical error bar from y1 to y2 (pixels) at x, with caps.
+  function errorBar(parent, x, y1, y2, color, text) {
+    var g = svg('g', {'class': 'errbar', stroke: color, 'stroke-width': 1.5}, parent);
+    svg('line', {x1: x, x2: x, y1: y1, y2: y2}, g);
+    svg('line', {x1: x - 4, x2: x + 4, y1: y1, y2: y1}, g);
+    svg('line', {x1: x - 4, x2: x + 4, y1: y2, y2: y2}, g);
+    if (text) { tip(g, text); }
+    return g;
+  }
+
+  // The marker of a step whose throughput still trended within its window: a dashed ring.
+  function steadyRing(parent, x, y, text) {
+    var ring = svg('circle', {'class': 'not-steady', cx: x, cy: y, r: 9, fill: 'none', stroke: NOT_STEADY, 'stroke-width': 1.5, 'stroke-dasharray': '3 2'}, parent);
+    tip(ring, text);
+    return ring;
+  }
 
   function fmt(v, digits) {
     if (v === null || v === undefined || isNaN(v)) { return '–'; }
@@ -109,13 +156,17 @@
     });
   }
 
-  // opts: {title, xLabel, yLabel, xLog, yLog, series: [{name, color, points: [{x, y, tip, flag}]}],
+  // opts: {title, xLabel, yLabel, xLog, yLog, series: [{name, color, points: [{x, y, tip, flag, lo, hi, ring}]}],
   //        bounds: [{name, color, points: [{x, y}]}]}
+  // lo/hi draw an error bar; ring (a text) marks a step that was not steady.
   function lineChart(parent, opts) {
     var c = chartBox(parent, opts.title);
     var m = {l: 66, r: 18, t: 30, b: 44};
     var xs = [], ys = [];
-    opts.series.forEach(function (s) { s.points.forEach(function (p) { if (p.y !== null && !isNaN(p.y)) { xs.push(p.x); ys.push(p.y); } }); });
+    opts.series.forEach(function (s) { s.points.forEach(function (p) {
+      if (p.y !== null && !isNaN(p.y)) { xs.push(p.x); ys.push(p.y); }
+      [p.lo, p.hi].forEach(function (v) { if (v !== undefined && v !== null && !isNaN(v) && (!opts.yLog || v > 0)) { ys.push(v); } });
+    }); });
     (opts.bounds || []).forEach(function (s) { s.points.forEach(function (p) { ys.push(p.y); xs.push(p.x); }); });
     if (!xs.length) { c.caption('no data'); return c; }
     var xmin = Math.min.apply(null, xs), xmax = Math.max.apply(null, xs);
@@ -153,6 +204,10 @@
           fill: 'none', stroke: s.color, 'stroke-width': 2, 'stroke-dasharray': s.dash || null}, c.root);
       }
       pts.forEach(function (p) {
+        if (p.lo !== undefined && p.lo !== null && !isNaN(p.lo) && !isNaN(p.hi)) {
+          errorBar(c.root, X(p.x), Y(p.lo), Y(p.hi), s.color, s.name + ' ' + (p.errTip || ('[' + fmt(p.lo) + ', ' + fmt(p.hi) + ']')));
+        }
+        if (p.ring) { steadyRing(c.root, X(p.x), Y(p.y), s.name + ': ' + p.ring); }
         var dot = svg('circle', {cx: X(p.x), cy: Y(p.y), r: p.flag ? 5.5 : 3.5, fill: p.flag ? '#fff' : s.color,
           stroke: p.flag ? '#b35900' : s.color, 'stroke-width': p.flag ? 2.5 : 1}, c.root);
         tip(dot, s.name + ': ' + (p.tip || (fmt(p.x) + ' → ' + fmt(p.y))) + (p.flag ? ' — load generator saturated' : ''));
@@ -162,7 +217,8 @@
     return c;
   }
 
-  // opts: {title, yLabel, groups: [{label, color, bars: [{label, flag, segments: [{value, color, name}]}]}], lines: [{y, label, color}]}
+  // opts: {title, yLabel, groups: [{label, color, bars: [{label, flag, ring, err: {lo, hi, tip}, segments: [{value, color, name}]}]}],
+  //        lines: [{y, label, color}]}; err draws an error bar, ring (a text) marks a step that was not steady.
   function barChart(parent, opts) {
     var c = chartBox(parent, opts.title);
     var m = {l: 66, r: 14, t: 30, b: 96};
@@ -170,6 +226,7 @@
     opts.groups.forEach(function (g) { g.bars.forEach(function (b) {
       var sum = b.segments.reduce(function (a, s) { return a + (isNaN(s.value) || s.value === null ? 0 : s.value); }, 0);
       ymax = Math.max(ymax, sum);
+      if (b.err && !isNaN(b.err.hi)) { ymax = Math.max(ymax, b.err.hi); }
     }); });
     (opts.lines || []).forEach(function (l) { ymax = Math.max(ymax, l.y); });
     ymax = ymax * 1.1 || 1;
@@ -197,6 +254,11 @@
           tip(r, g.label + ' ' + b.label + ' — ' + s.name + ': ' + fmt(v, s.digits) + (b.flag ? ' (load generator saturated)' : ''));
           y -= h;
         });
+        var cx = x0 + bi * bw + bw / 2;
+        if (b.err && !isNaN(b.err.lo) && !isNaN(b.err.hi)) {
+          errorBar(c.root, cx, Y(b.err.lo), Y(b.err.hi), '#1d232a', g.label + ' ' + b.label + ' — ' + (b.err.tip || ('[' + fmt(b.err.lo) + ', ' + fmt(b.err.hi) + ']')));
+        }
+        if (b.ring) { steadyRing(c.root, cx, y - 10, g.label + ' ' + b.label + ': ' + b.ring); }
       });
       var lx = m.l + gi * gw + gw / 2;
       svg('text', {x: lx, y: c.H - m.b + 12, 'text-anchor': 'end', transform: 'rotate(-35 ' + lx + ' ' + (c.H - m.b + 12) + ')', fill: g.color || '#1d232a'}, c.root).textContent = g.label;
@@ -255,6 +317,73 @@
     ];
   }
 
+  // The not-steady marker's text for a step, or null when it was steady (or the run predates the check).
+  function steadyTip(r) {
+    if (!notSteady(r)) { return null; }
+    return 'not steady: throughput still trended within the step in ' + num(r.step.notSteadySamples) + ' of ' + (num(r.step.repeats) || 1) + ' sample(s)';
+  }
+
+  function steadyCell(r) {
+    if (!r.step || r.step.notSteadySamples === undefined) { return ''; }
+    return notSteady(r) ? {text: 'NOT STEADY (' + num(r.step.notSteadySamples) + ' of ' + (num(r.step.repeats) || 1) + ')', cls: 'unsteady'} : 'steady';
+  }
+
+  function errOf(r, key, digits) {
+    var sp = spreadOf(r, key);
+    return sp ? {lo: sp.lo, hi: sp.hi, tip: spreadText(sp, digits)} : null;
+  }
+
+  function range(values, digits, unit) {
+    var v = values.filter(function (x) { return !isNaN(x); });
+    if (!v.length) { return '–'; }
+    var lo = Math.min.apply(null, v), hi = Math.max.apply(null, v);
+    return (lo === hi ? fmt(lo, digits) : fmt(lo, digits) + '–' + fmt(hi, digits)) + (unit || '');
+  }
+
+  // The run's repeats, the error bars' meaning, steadiness, the warm-up per variant, and mixed JDKs.
+  function renderRepeats(main, rows, variants, run) {
+    var withStep = rows.filter(function (r) { return r.step; });
+    if (run.mixed_jdks === true) {
+      var byVariant = variants.map(function (v) {
+        return v + ': JDK ' + unique(rows.filter(function (r) { return r.variant === v; }).map(function (r) { return r.jdk; })).join(', ');
+      });
+      html('p', {'class': 'warning', id: 'mixed-jdks'}, main, 'Warning: the variants ran on different JDKs (' + byVariant.join('; ') +
+        '). Differences between them are differences of JDK as well as of server.');
+    }
+    var repeats = withStep.map(function (r) { return num(r.step.repeats); }).filter(function (n) { return !isNaN(n); });
+    var maxRepeats = repeats.length ? Math.max.apply(null, repeats) : NaN;
+    if (maxRepeats > 1) {
+      var conf = withStep.map(function (r) { var sp = spreadOf(r, 'rps'); return sp ? sp.confidence * 100 : NaN; });
+      html('p', {'class': 'note', id: 'error-bars'}, main, 'Repeats: each step was measured ' + range(repeats, 0) + ' times, each time in a freshly started server ' +
+        '(the variants in a rotated order); the figures are the medians of the repeats. Error bars: the confidence interval of the median, ' +
+        'distribution-free (from order statistics of the repeats), at ' + range(conf, 1, '%') + ' confidence. With 5 or fewer repeats ' +
+        'that interval is the whole min–max range of the repeats and its confidence is below 95% (3 repeats: 75%, 5: 93.75%).');
+    } else if (repeats.length) {
+      html('p', {'class': 'note', id: 'error-bars'}, main, 'Repeats: each step was measured once, so there are no error bars and no spread: ' +
+        'run with --repeat 3 or more to see how much the figures vary from one server start to the next.');
+    }
+    var unsteady = rows.filter(notSteady);
+    if (unsteady.length) {
+      html('p', {'class': 'note flag'}, main, unsteady.length + ' of ' + rows.length + ' steps were not steady: in some of their samples throughput still trended ' +
+        'within the measured window (first third against last third of its 1-second windows). They are ringed in purple (dashed) on the charts and marked in the tables: ' +
+        unsteady.map(function (r) { return r.variant + ' ' + r.scenario + ' ' + levelLabel(r); }).join(', ') + '.');
+    }
+    if (!withStep.some(function (r) { return r.step.repeats !== undefined; })) { return; }
+    html('h2', {}, main, 'Variants: warm-up, repeats, steadiness');
+    table(main, [{name: 'variant', l: 1}, {name: 'mode', l: 1}, {name: 'JDK', l: 1}, {name: 'warm-up used per scenario', l: 1}, 'repeats', 'steps', {name: 'not steady', l: 1}],
+      variants.map(function (v) {
+        var vr = rows.filter(function (r) { return r.variant === v; });
+        var warm = unique(vr.map(function (r) { return r.scenario; })).map(function (sc) {
+          var w = vr.filter(function (r) { return r.scenario === sc && r.step; }).map(function (r) { return num(r.step.warmupS); });
+          return sc + ' ' + range(w, 1, ' s');
+        });
+        var bad = vr.filter(notSteady).length;
+        return [v, vr[0].mode, unique(vr.map(function (r) { return r.jdk; })).join(', '), warm.join('; '),
+          range(vr.map(function (r) { return r.step ? num(r.step.repeats) : NaN; }), 0), vr.length,
+          bad ? {text: bad + ' step(s)', cls: 'unsteady'} : 'none'];
+      }));
+  }
+
   function renderReport(data) {
     var rows = data.rows || [];
     var env = data.env || {};
@@ -273,6 +402,7 @@
     var variants = unique(rows.map(function (r) { return r.variant; }));
     var color = {};
     variants.forEach(function (v, i) { color[v] = PALETTE[i % PALETTE.length]; });
+    renderRepeats(main, rows, variants, run);
     var scenarios = unique(rows.map(function (r) { return r.scenario; }));
     scenarios.forEach(function (sc) {
       var rs = rows.filter(function (r) { return r.scenario === sc; });
@@ -295,7 +425,9 @@
           var xLog = isLogX(xsAll);
           var series = variants.filter(function (v) { return kr.some(function (r) { return r.variant === v; }); }).map(function (v) {
             return {name: v + (syncVariants.indexOf(v) >= 0 && bound ? ' (sync)' : ''), color: color[v], points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
-              return {x: levelOf(r), y: r.rps, flag: saturated(r), tip: levelLabel(r) + ': ' + fmt(r.rps) + ' req/s, p99 ' + fmt(r.lat_p99_ms) + ' ms'};
+              var sp = spreadOf(r, 'rps');
+              return {x: levelOf(r), y: r.rps, flag: saturated(r), tip: levelLabel(r) + ': ' + fmt(r.rps) + ' req/s' + (sp ? ' ' + spreadText(sp, 0) : '') + ', p99 ' + fmt(r.lat_p99_ms) + ' ms',
+                lo: sp ? sp.lo : null, hi: sp ? sp.hi : null, errTip: sp ? levelLabel(r) + ' req/s ' + spreadText(sp, 0) : null, ring: steadyTip(r)};
             })};
           });
           var bounds = [];
@@ -316,7 +448,9 @@
             yLabel: 'p99 latency, ms', xLog: xLog, xTicks: xLog ? xs : null, yLog: true, series: series.map(function (s, i) {
               var v = variants.filter(function (vv) { return kr.some(function (r) { return r.variant === vv; }); })[i];
               return {name: s.name, color: s.color, points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
-                return {x: levelOf(r), y: r.lat_p99_ms, flag: saturated(r), tip: levelLabel(r) + ': p99 ' + fmt(r.lat_p99_ms) + ' ms'};
+                var sp = spreadOf(r, 'p99');
+                return {x: levelOf(r), y: r.lat_p99_ms, flag: saturated(r), tip: levelLabel(r) + ': p99 ' + fmt(r.lat_p99_ms) + ' ms' + (sp ? ' ' + spreadText(sp, 3) : ''),
+                  lo: sp ? sp.lo : null, hi: sp ? sp.hi : null, errTip: sp ? levelLabel(r) + ' p99 ms ' + spreadText(sp, 3) : null, ring: steadyTip(r)};
               })};
             })});
         } else {
@@ -328,24 +462,24 @@
           }
           var groups = kr.map(function (r) {
             return {label: r.variant + (r.mode === 'sync' && bound ? ' (sync)' : ''), color: color[r.variant], bars: [{label: levelLabel(r), flag: saturated(r),
-              segments: [{value: r.rps, color: color[r.variant], name: 'req/s'}]}]};
+              err: errOf(r, 'rps', 0), ring: steadyTip(r), segments: [{value: r.rps, color: color[r.variant], name: 'req/s'}]}]};
           });
           barChart(div, {title: sc + ' at ' + levelLabel(kr[0]) + ': throughput', yLabel: 'responses per second', groups: groups, lines: lines});
           barChart(div, {title: sc + ' at ' + levelLabel(kr[0]) + ': p99 latency', yLabel: 'p99 latency, ms', groups: kr.map(function (r) {
             return {label: r.variant, color: color[r.variant], bars: [{label: levelLabel(r), flag: saturated(r),
-              segments: [{value: r.lat_p99_ms, color: color[r.variant], name: 'p99 ms', digits: 3}]}]};
+              err: errOf(r, 'p99', 3), ring: steadyTip(r), segments: [{value: r.lat_p99_ms, color: color[r.variant], name: 'p99 ms', digits: 3}]}]};
           })});
         }
         // CPU per request, user and system stacked, a bar per level in each variant's group.
         var cpuGroups = variants.filter(function (v) { return kr.some(function (r) { return r.variant === v; }); }).map(function (v) {
           return {label: v, color: color[v], bars: kr.filter(function (r) { return r.variant === v; }).sort(function (a, b) { return levelOf(a) - levelOf(b); }).map(function (r) {
-            return {label: levelLabel(r), flag: saturated(r), segments: [
+            return {label: levelLabel(r), flag: saturated(r), err: errOf(r, 'cpu', 4), ring: steadyTip(r), segments: [
               {value: r.cpu_user_ms_per_req, color: color[v], name: 'user ms/req', digits: 4},
               {value: r.cpu_sys_ms_per_req, color: '#c9d1d9', name: 'system ms/req', digits: 4}]};
           })};
         });
         var cc = barChart(div, {title: sc + ': server CPU per request (user + system), one bar per level', yLabel: 'CPU ms per request', groups: cpuGroups});
-        cc.caption('Dark: user time; grey: system (kernel) time. Bars left to right: ' + xs.slice().sort(function (a, b) { return a - b; }).map(function (x) { return kind[0] === 'closed' ? 'c=' + x : fmt(x) + '/s'; }).join(', ') + '.');
+        cc.caption('Dark: user time; grey: system (kernel) time' + (kr.some(function (r) { return spreadOf(r, 'cpu'); }) ? '; error bars: the interval of the total (see the note at the top)' : '') + '. Bars left to right: ' + xs.slice().sort(function (a, b) { return a - b; }).map(function (x) { return kind[0] === 'closed' ? 'c=' + x : fmt(x) + '/s'; }).join(', ') + '.');
         // Best level per variant.
         html('h3', {}, main, sc + ' (' + kind[0] + ' model): best throughput per variant');
         var best = variants.map(function (v) {
@@ -353,8 +487,8 @@
           if (!vr.length) { return null; }
           return vr.reduce(function (a, b) { return b.rps > a.rps ? b : a; });
         }).filter(function (r) { return r; }).sort(function (a, b) { return b.rps - a.rps; });
-        table(main, [{name: 'variant', l: 1}, {name: 'mode', l: 1}, 'level', 'req/s', 'p99 ms', 'CPU ms/req (user+sys)', 'errors', {name: 'load generator', l: 1}],
-          best.map(function (r) { return [r.variant, r.mode, levelLabel(r), fmt(r.rps, 0), fmt(r.lat_p99_ms, 3), fmt(cpuPerReq(r), 4), r.errors,
+        table(main, [{name: 'variant', l: 1}, {name: 'mode', l: 1}, 'level', 'req/s', {name: 'req/s interval', l: 1}, 'p99 ms', 'CPU ms/req (user+sys)', 'errors', {name: 'steady', l: 1}, {name: 'load generator', l: 1}],
+          best.map(function (r) { return [r.variant, r.mode, levelLabel(r), fmt(r.rps, 0), spreadText(spreadOf(r, 'rps'), 0), fmt(r.lat_p99_ms, 3), fmt(cpuPerReq(r), 4), r.errors, steadyCell(r),
             r.step ? {text: (saturated(r) ? 'SATURATED: ' : '') + 'load side ' + fmt(r.step.loadSidePct || (r.step.driverCpuPct || 0) + (r.step.memcachedCpuPct || 0), 0) + '% (driver ' + fmt(r.step.driverCpuPct, 0) + '%, memcached ' +
               fmt(r.step.memcachedCpuPct, 0) + '%)', cls: saturated(r) ? 'bad' : ''} : '']; }));
       });
@@ -362,7 +496,9 @@
     html('h2', {}, main, 'Every step: latency percentiles, server CPU, memory, GC');
     table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'driver', l: 1}, 'requests', 'errors', 'req/s',
       'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'CPU user ms/req', 'CPU sys ms/req', 'RSS MiB', 'GCs', 'GC ms',
-      'load side', 'driver CPU', 'memcached CPU', 'load CPUs busy', 'server CPUs busy', 'steal', 'other load', {name: 'raw', l: 1}, {name: 'flame graph', l: 1}],
+      'load side', 'driver CPU', 'memcached CPU', 'load CPUs busy', 'server CPUs busy', 'steal', 'other load',
+      'repeats', {name: 'req/s interval', l: 1}, {name: 'p99 ms interval', l: 1}, {name: 'CPU ms/req interval', l: 1}, {name: 'steady', l: 1}, 'warm-up',
+      {name: 'raw', l: 1}, {name: 'flame graph', l: 1}],
       rows.map(function (r) {
         var s = r.step || {};
         return [r.variant, r.scenario, levelLabel(r), r.driver, r.requests, r.errors ? {text: String(r.errors), cls: 'bad'} : 0, fmt(r.rps, 1),
@@ -373,6 +509,8 @@
           s.memcachedCpuPct !== undefined ? fmt(s.memcachedCpuPct, 0) + '%' : '', s.loadCpusBusyPct !== undefined ? fmt(s.loadCpusBusyPct, 0) + '%' : '', s.serverCpusBusyPct !== undefined ? fmt(s.serverCpusBusyPct, 0) + '%' : '',
           s.stealPct !== undefined ? fmt(s.stealPct, 1) + '%' : '',
           s.otherLoadPct !== undefined ? {text: fmt(s.otherLoadPct, 0) + '%', cls: s.otherLoadPct > 15 ? 'bad' : ''} : '',
+          s.repeats !== undefined ? s.repeats : '', spreadText(spreadOf(r, 'rps'), 1), spreadText(spreadOf(r, 'p99'), 3), spreadText(spreadOf(r, 'cpu'), 4),
+          steadyCell(r), isNaN(num(s.warmupS)) ? '' : fmt(num(s.warmupS), 1) + ' s',
           s.raw ? {href: s.raw, text: 'raw'} : '', s.flamegraph ? {href: s.flamegraph, text: 'flame graph'} : ''];
       }), function (i) { return saturated(rows[i]) ? 'saturated' : ''; });
     renderEnvironment(main, env);
@@ -396,36 +534,96 @@
     return out;
   }
 
-  function ratioCell(v, higherIsBetter) {
-    if (v === null || v === undefined || isNaN(v)) { return '–'; }
-    var good = higherIsBetter ? v >= 1.05 : v <= 0.95;
-    var bad = higherIsBetter ? v <= 0.95 : v >= 1.05;
-    return {text: v.toFixed(3), cls: good ? 'good' : bad ? 'bad' : ''};
+  var METRICS = [
+    {key: 'rps', name: 'throughput', unit: 'req/s', digits: 0, better: 'higher is better'},
+    {key: 'p99', name: 'p99 latency', unit: 'ms', digits: 3, better: 'lower is better'},
+    {key: 'cpu', name: 'CPU per request', unit: 'ms', digits: 4, better: 'lower is better'}];
+
+  function verdictOf(ch) { return VERDICT[ch && ch.verdict] || VERDICT['no noise estimate']; }
+
+  function ciText(ch) {
+    if (!ch || ch.ciLow === null || ch.ciLow === undefined || isNaN(num(ch.ciLow))) { return ''; }
+    return '[' + num(ch.ciLow).toFixed(3) + ', ' + num(ch.ciHigh).toFixed(3) + ']';
+  }
+
+  function ratioText(ch) {
+    return ch && ch.ratio !== null && ch.ratio !== undefined ? num(ch.ratio).toFixed(3) : '–';
+  }
+
+  function changeText(m, metric) {
+    var ch = m.changes[metric.key];
+    return m.variant + ' ' + m.scenario + ' ' + m.level + ' ' + metric.key + ' ' + ratioText(ch) + '× ' + ciText(ch) + ' ' + ch.verdict +
+      ' (' + metric.name + ' A ' + fmt(num(ch.a), metric.digits) + ' → B ' + fmt(num(ch.b), metric.digits) + ' ' + metric.unit +
+      '; ' + Math.round(num(ch.confidence) * 1000) / 10 + '% interval, n ' + ch.nA + '/' + ch.nB + ')';
+  }
+
+  function verdictLegend(parent) {
+    var div = html('div', {'class': 'legend'}, parent);
+    ['faster', 'slower', 'within noise', 'no noise estimate'].forEach(function (v) {
+      var span = html('span', {'class': 'legend-item'}, div);
+      html('span', {'class': 'swatch', style: 'background:' + VERDICT[v].color}, span);
+      span.appendChild(document.createTextNode(VERDICT[v].name));
+    });
+    return div;
   }
 
   function renderCompare(data) {
     var main = document.getElementById('main');
     var matched = data.matched || [];
     rowCount = matched.length;
-    html('p', {'class': 'note'}, main, 'A = ' + data.a.dir + '; B = ' + data.b.dir + '. Steps are matched by variant, scenario and level; ' +
-      'ratios are B / A (green: B better by 5% or more — more req/s, lower p99, less CPU per request; red: worse).');
+    html('p', {'class': 'note'}, main, 'A = ' + data.a.dir + '; B = ' + data.b.dir + '. Steps are matched by variant, scenario and level. ' +
+      'For each figure the ratio B / A and its confidence interval come from the repeats of the step in both runs (samples.csv): ' +
+      'the median of all pairwise ratios, and a distribution-free (Mann–Whitney) interval. A figure is called better or worse only when ' +
+      'the whole interval lies on one side of 1 AND the change exceeds the noise floor: 5%, or either run\'s own scatter between repeats ' +
+      '(max − min) / median if larger. So many figures are compared at once that an interval alone would call about one in twenty a change ' +
+      'between two runs of the same thing. Better means more req/s, lower p99, less CPU per request.');
+    verdictLegend(main);
+    var figures = [];
+    matched.forEach(function (m) { METRICS.forEach(function (k) { figures.push({m: m, k: k, ch: m.changes[k.key]}); }); });
+    var changed = figures.filter(function (f) { return f.ch && (f.ch.verdict === 'faster' || f.ch.verdict === 'slower'); });
+    var unknown = figures.filter(function (f) { return !f.ch || f.ch.verdict === 'no noise estimate'; });
+    html('h2', {}, main, 'Changed beyond noise');
+    if (!changed.length) {
+      html('p', {'class': 'summary noise'}, main, 'Nothing changed beyond noise' + (figures.length ? ' (' + figures.length + ' figures compared).' : '.'));
+    } else {
+      var ul = html('ul', {'class': 'changes'}, main);
+      changed.forEach(function (f) { html('li', {'class': verdictOf(f.ch).cls}, ul, changeText(f.m, f.k)); });
+    }
+    if (unknown.length) {
+      html('p', {'class': 'note flag'}, main, unknown.length + ' of ' + figures.length + ' figures have no noise estimate (fewer than 2 samples of the step in a run): ' +
+        'their ratios are shown in grey and no change is called. Measure both runs with --repeat 3 or more to compare them.');
+    }
     var variants = unique(matched.map(function (m) { return m.variant; }));
-    var color = {};
-    variants.forEach(function (v, i) { color[v] = PALETTE[i % PALETTE.length]; });
     var div = html('div', {'class': 'charts'}, main);
-    [['rps', 'throughput ratio B/A (higher is better)'], ['p99', 'p99 ratio B/A (lower is better)'], ['cpu', 'CPU ms/request ratio B/A (lower is better)']].forEach(function (k) {
-      barChart(div, {title: k[1], yLabel: 'B / A', lines: [{y: 1, label: 'same', color: '#7f7f7f'}], groups: variants.map(function (v) {
-        return {label: v, color: color[v], bars: matched.filter(function (m) { return m.variant === v; }).map(function (m) {
-          return {label: m.scenario + ' ' + m.level, segments: [{value: m.ratios[k[0]], color: color[v], name: 'B/A', digits: 3}]};
+    METRICS.forEach(function (k) {
+      var c = barChart(div, {title: k.name + ' ratio B/A (' + k.better + ')', yLabel: 'B / A', lines: [{y: 1, label: 'same', color: '#57606a'}], groups: variants.map(function (v) {
+        return {label: v, bars: matched.filter(function (m) { return m.variant === v; }).map(function (m) {
+          var ch = m.changes[k.key] || {};
+          var lo = num(ch.ciLow), hi = num(ch.ciHigh);
+          return {label: m.scenario + ' ' + m.level + ' (' + ch.verdict + ')',
+            err: isNaN(lo) || isNaN(hi) ? null : {lo: lo, hi: hi, tip: ciText(ch) + ' at ' + Math.round(num(ch.confidence) * 1000) / 10 + '%'},
+            segments: [{value: num(ch.ratio), color: verdictOf(ch).color, name: 'B/A', digits: 3}]};
         })};
       })});
+      c.caption('Bar colour: the verdict (legend above). Error bars: the confidence interval of the ratio, at the confidence the repeats reach (95% where they allow; 90% with 3 a side). No error bar: no noise estimate.');
     });
     html('h2', {}, main, 'Matched steps');
-    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', 'req/s A', 'req/s B', 'B/A', 'p99 ms A', 'p99 ms B', 'B/A',
-      'CPU ms/req A', 'CPU ms/req B', 'B/A', {name: 'flags', l: 1}], matched.map(function (m) {
-      return [m.variant, m.scenario, m.level, fmt(m.a.rps, 0), fmt(m.b.rps, 0), ratioCell(m.ratios.rps, true),
-        fmt(m.a.lat_p99_ms, 3), fmt(m.b.lat_p99_ms, 3), ratioCell(m.ratios.p99, false),
-        fmt(cpuPerReq(m.a), 4), fmt(cpuPerReq(m.b), 4), ratioCell(m.ratios.cpu, false), (m.flags || []).join('; ')];
+    var headers = [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level'];
+    METRICS.forEach(function (k) {
+      headers.push(k.name + ' A', k.name + ' B', 'B/A', 'interval', {name: 'verdict', l: 1});
+    });
+    headers.push({name: 'flags', l: 1});
+    table(main, headers, matched.map(function (m) {
+      var cells = [m.variant, m.scenario, m.level];
+      METRICS.forEach(function (k) {
+        var ch = m.changes[k.key] || {};
+        var cls = verdictOf(ch).cls;
+        cells.push(fmt(num(ch.a), k.digits), fmt(num(ch.b), k.digits), {text: ratioText(ch), cls: cls},
+          {text: ciText(ch) ? ciText(ch) + ' ' + Math.round(num(ch.confidence) * 100) + '%' : '–', cls: cls},
+          {text: (ch.verdict || '') + (ch.nA !== undefined ? ' (n ' + ch.nA + '/' + ch.nB + ')' : ''), cls: cls});
+      });
+      cells.push((m.flags || []).join('; '));
+      return cells;
     }));
     if ((data.onlyA || []).length || (data.onlyB || []).length) {
       html('h3', {}, main, 'Steps in one run only');

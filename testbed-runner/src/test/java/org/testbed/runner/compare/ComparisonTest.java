@@ -3,9 +3,21 @@ package org.testbed.runner.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testbed.runner.csv.Csv;
 import org.testbed.runner.csv.ResultRow;
+import org.testbed.runner.csv.ResultsCsv;
+import org.testbed.runner.csv.SampleRecord;
+import org.testbed.runner.csv.SamplesCsv;
+import org.testbed.runner.stats.MedianInterval;
+import org.testbed.runner.stats.Verdict;
 
 class ComparisonTest {
 
@@ -67,5 +79,139 @@ class ComparisonTest {
             assertThat(m.cpuRatio()).isEqualTo(1.0);
         });
         assertThat(CompareWriter.table(c)).contains("vertx").contains("1.000");
+    }
+
+    static SampleRecord sample(String variant, int concurrency, int repeat, double rps, double p99, double cpu) {
+        return new SampleRecord(variant, "mix", concurrency, 0, repeat, rps, p99, cpu, 0, Double.NaN, Double.NaN, 5, true, "");
+    }
+
+    /** Five repeats of a step, each figure scaled by its factor, with a small deterministic scatter. */
+    static List<SampleRecord> repeats(String variant, int concurrency, double rps, double p99, double cpu) {
+        double[] wobble = {1.0, 1.01, 0.99, 1.02, 0.985};
+        List<SampleRecord> list = new ArrayList<>();
+        for (int i = 0; i < wobble.length; i++) {
+            list.add(sample(variant, concurrency, i + 1, rps * wobble[i], p99 * wobble[(i + 2) % 5], cpu * wobble[(i + 4) % 5]));
+        }
+        return list;
+    }
+
+    /** The results.csv row of a step: the medians of its samples. */
+    static ResultRow median(List<SampleRecord> samples) {
+        SampleRecord s = samples.get(0);
+        double cpu = MedianInterval.median(samples.stream().mapToDouble(SampleRecord::cpuMsPerReq).toArray());
+        return row(s.variant(), s.scenario(), s.concurrency(), s.targetRps(),
+                MedianInterval.median(samples.stream().mapToDouble(SampleRecord::rps).toArray()),
+                MedianInterval.median(samples.stream().mapToDouble(SampleRecord::latP99Ms).toArray()), cpu * 0.75, cpu * 0.25, "17");
+    }
+
+    @Test
+    void repeatsTellAChangeFromNoise() {
+        List<SampleRecord> aVertx = repeats("vertx", 64, 20000, 4.0, 0.04);
+        List<SampleRecord> bVertx = repeats("vertx", 64, 14600, 5.2, 0.0408);
+        List<SampleRecord> aJetty = repeats("jetty-handler", 64, 12000, 6.0, 0.05);
+        List<SampleRecord> bJetty = repeats("jetty-handler", 64, 12100, 5.9, 0.05);
+        Comparison c = Comparison.of(List.of(median(aVertx), median(aJetty)), SamplesCsv.byStep(concat(aVertx, aJetty)),
+                List.of(median(bVertx), median(bJetty)), SamplesCsv.byStep(concat(bVertx, bJetty)));
+        Comparison.Match vertx = c.matched().get(0);
+        Comparison.Change rps = vertx.change(Comparison.Metric.RPS);
+        assertThat(rps.verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(rps.ratio()).isCloseTo(0.73, within(0.005));
+        assertThat(rps.ciLow()).isLessThan(0.73).isGreaterThan(0.70);
+        assertThat(rps.ciHigh()).isGreaterThan(0.73).isLessThan(0.76);
+        assertThat(rps.confidence()).isCloseTo(1 - 8 / 252.0, within(1e-12));
+        assertThat(rps.nA()).isEqualTo(5);
+        assertThat(rps.nB()).isEqualTo(5);
+        assertThat(rps.a()).isEqualTo(20000);
+        assertThat(rps.b()).isEqualTo(14600);
+        // p99 30 % higher: worse, so "slower"; CPU 2 % higher: within noise.
+        assertThat(vertx.change(Comparison.Metric.P99).verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(vertx.change(Comparison.Metric.CPU).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(c.matched().get(1).changes()).extracting(Comparison.Change::verdict).containsOnly(Verdict.WITHIN_NOISE);
+        assertThat(c.findings()).extracting(f -> f.change().metric()).containsExactly(Comparison.Metric.RPS, Comparison.Metric.P99);
+        assertThat(c.withoutNoiseEstimate()).isZero();
+
+        String table = CompareWriter.table(c);
+        assertThat(table.lines().toList().get(0)).startsWith("changed beyond noise");
+        assertThat(table.lines().toList().get(1)).matches("  vertx mix c=64 rps 0\\.73\\d× \\[0\\.7\\d\\d, 0\\.7\\d\\d\\] slower \\(A 20000 → B 14600 req/s; 97%, n 5/5\\)");
+        assertThat(table.lines().toList().get(2)).startsWith("  vertx mix c=64 p99 1.3").contains("slower");
+        assertThat(table).contains("within noise");
+    }
+
+    @Test
+    void singleSamplesGiveRatiosButNoVerdict() {
+        List<ResultRow> a = List.of(row("vertx", "mix", 64, 0, 20000, 4.0, 0.03, 0.01, "17"));
+        List<ResultRow> b = List.of(row("vertx", "mix", 64, 0, 10000, 8.0, 0.06, 0.02, "17"));
+        // A run without samples.csv, and a run with one sample per step.
+        Comparison c = Comparison.of(a, Map.of(), b, SamplesCsv.byStep(List.of(sample("vertx", 64, 1, 10000, 8, 0.08))));
+        assertThat(c.matched().get(0).changes()).allSatisfy(ch -> {
+            assertThat(ch.verdict()).isEqualTo(Verdict.NO_NOISE_ESTIMATE);
+            assertThat(ch.ciLow()).isNaN();
+            assertThat(ch.confidence()).isZero();
+            assertThat(ch.nA()).isEqualTo(1);
+            assertThat(ch.nB()).isEqualTo(1);
+        });
+        assertThat(c.matched().get(0).rpsRatio()).isEqualTo(0.5);
+        assertThat(c.findings()).isEmpty();
+        assertThat(c.withoutNoiseEstimate()).isEqualTo(3);
+        assertThat(CompareWriter.table(c)).startsWith("nothing changed beyond noise (3 of 3 figures have no noise estimate");
+    }
+
+    @Test
+    void aRunWithRepeatsComparedWithItselfChangesNothing() {
+        List<SampleRecord> s = concat(repeats("vertx", 8, 1000, 2, 0.1), repeats("vertx", 64, 5000, 9, 0.08));
+        List<ResultRow> rows = List.of(median(s.subList(0, 5)), median(s.subList(5, 10)));
+        Comparison c = Comparison.of(rows, SamplesCsv.byStep(s), rows, SamplesCsv.byStep(s));
+        assertThat(c.matched()).allSatisfy(m -> assertThat(m.changes()).allSatisfy(ch -> {
+            assertThat(ch.ratio()).isEqualTo(1.0);
+            assertThat(ch.ciLow()).isLessThan(1);
+            assertThat(ch.ciHigh()).isGreaterThan(1);
+            assertThat(ch.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        }));
+        assertThat(CompareWriter.table(c)).startsWith("nothing changed beyond noise\n");
+    }
+
+    @Test
+    void compareCsvHasOneRowPerStepAndMetric(@TempDir Path dir) throws Exception {
+        Path a = Files.createDirectories(dir.resolve("a"));
+        Path b = Files.createDirectories(dir.resolve("b"));
+        List<SampleRecord> sa = repeats("vertx", 64, 20000, 4.0, 0.04);
+        List<SampleRecord> sb = repeats("vertx", 64, 14600, 4.0, 0.04);
+        ResultsCsv.write(a.resolve(ResultsCsv.FILE), List.of(median(sa)));
+        ResultsCsv.write(b.resolve(ResultsCsv.FILE), List.of(median(sb)));
+        SamplesCsv.create(a.resolve(SamplesCsv.FILE));
+        SamplesCsv.create(b.resolve(SamplesCsv.FILE));
+        for (SampleRecord r : sa) {
+            SamplesCsv.append(a.resolve(SamplesCsv.FILE), r);
+        }
+        for (SampleRecord r : sb) {
+            SamplesCsv.append(b.resolve(SamplesCsv.FILE), r);
+        }
+        Comparison c = CompareWriter.load(a, b);
+        Path csv = CompareWriter.writeCsv(c, b.resolve(CompareWriter.CSV_FILE));
+        List<List<String>> lines = Csv.parse(Files.readString(csv, StandardCharsets.UTF_8));
+        assertThat(lines.get(0)).containsExactly("variant", "scenario", "level", "metric", "a", "b", "ratio", "ci_low", "ci_high",
+                "verdict", "confidence", "n_a", "n_b", "noise_floor", "flags");
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(1).subList(0, 6)).containsExactly("vertx", "mix", "c=64", "rps", "20000.0", "14600.0");
+        assertThat(Double.parseDouble(lines.get(1).get(6))).isCloseTo(0.73, within(0.005));
+        assertThat(lines.get(1).get(9)).isEqualTo("slower");
+        assertThat(lines.get(1).subList(10, 13)).containsExactly("0.9683", "5", "5");
+        assertThat(lines.get(2).get(3)).isEqualTo("p99");
+        assertThat(lines.get(2).get(9)).isEqualTo("within noise");
+        assertThat(lines.get(3).get(3)).isEqualTo("cpu");
+        // Without samples.csv in A: no interval (empty cells), no verdict.
+        Files.delete(a.resolve(SamplesCsv.FILE));
+        List<List<String>> single = Csv.parse(Files.readString(CompareWriter.writeCsv(CompareWriter.load(a, b), csv)));
+        assertThat(single.get(1).subList(7, 11)).containsExactly("", "", "no noise estimate", "0.0000");
+        assertThat(single.get(1).subList(11, 13)).containsExactly("1", "5");
+    }
+
+    @SafeVarargs
+    static <T> List<T> concat(List<T>... lists) {
+        List<T> all = new ArrayList<>();
+        for (List<T> l : lists) {
+            all.addAll(l);
+        }
+        return all;
     }
 }
