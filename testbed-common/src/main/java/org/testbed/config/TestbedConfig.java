@@ -11,7 +11,7 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /**
- * The server settings of DESIGN.md, with one name each. A setting comes from a flag
+ * The server settings of docs/DESIGN.md, with one name each. A setting comes from a flag
  * ({@code --port 8080}), else the system property ({@code -Dtestbed.port=8080}), else the
  * environment ({@code TESTBED_PORT=8080}), else its default. Every variant parses its arguments
  * here, so {@code --help} and the error messages are the same everywhere.
