@@ -2,6 +2,7 @@ package org.testbed.gatling;
 
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
 
+import java.time.Duration;
 import org.testbed.scenario.LoadShape;
 
 /**
@@ -17,12 +18,17 @@ import org.testbed.scenario.LoadShape;
 public class ArrivalRate extends TestbedSimulation {
 
     public ArrivalRate() {
-        LoadShape.ArrivalRate shape = shape(new LoadShape.ArrivalRate(
-                knobs.decimal("rps", 5000),
-                knobs.seconds("duration", 60)));
+        LoadShape.ArrivalRate shape = shape(fromKnobs(knobs));
         start(shape, workload("delay"), "open");
         setUp(oneShotUsers("arrival-rate").injectOpen(constantUsersPerSec(shape.rps()).during(shape.duration())))
                 .protocols(protocol(true))
                 .assertions(assertions());
+    }
+
+    /** The shape the knobs ask for. */
+    static LoadShape.ArrivalRate fromKnobs(Knobs knobs) {
+        double rps = knobs.decimal("rps", 5000);
+        Duration duration = knobs.seconds("duration", 60);
+        return knobs.build(() -> new LoadShape.ArrivalRate(rps, duration), "rps", "rps", "duration", "duration");
     }
 }

@@ -2,6 +2,7 @@ package org.testbed.gatling;
 
 import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
 
+import java.time.Duration;
 import org.testbed.scenario.LoadShape;
 import org.testbed.scenario.ThinkTime;
 
@@ -17,13 +18,18 @@ import org.testbed.scenario.ThinkTime;
 public class MaxThroughput extends TestbedSimulation {
 
     public MaxThroughput() {
-        LoadShape.Throughput shape = shape(new LoadShape.Throughput(
-                knobs.integer("users", 96),
-                knobs.seconds("duration", 30)));
+        LoadShape.Throughput shape = shape(fromKnobs(knobs));
         start(shape, workload("mix"), "closed");
         setUp(loopingUsers("max-throughput", ThinkTime.NONE)
                 .injectClosed(constantConcurrentUsers(shape.concurrency()).during(shape.duration())))
                 .protocols(protocol(false))
                 .assertions(assertions());
+    }
+
+    /** The shape the knobs ask for. */
+    static LoadShape.Throughput fromKnobs(Knobs knobs) {
+        int users = knobs.integer("users", 96);
+        Duration duration = knobs.seconds("duration", 30);
+        return knobs.build(() -> new LoadShape.Throughput(users, duration), "concurrency", "users", "duration", "duration");
     }
 }

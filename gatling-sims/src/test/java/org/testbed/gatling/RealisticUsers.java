@@ -4,6 +4,7 @@ import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.rampUsers;
 
 import io.gatling.javaapi.core.OpenInjectionStep;
+import java.time.Duration;
 import org.testbed.scenario.LoadShape;
 import org.testbed.scenario.ThinkTime;
 
@@ -20,16 +21,23 @@ import org.testbed.scenario.ThinkTime;
 public class RealisticUsers extends TestbedSimulation {
 
     public RealisticUsers() {
-        LoadShape.Realistic shape = shape(new LoadShape.Realistic(
-                knobs.integer("users", 1000),
-                knobs.seconds("ramp", 60),
-                knobs.seconds("duration", 120),
-                new ThinkTime(knobs.millis("thinkMinMs", 500), knobs.millis("thinkMaxMs", 2000))));
+        LoadShape.Realistic shape = shape(fromKnobs(knobs));
         start(shape, workload("journey"), "open");
         OpenInjectionStep arrivals = shape.ramp().isZero()
                 ? atOnceUsers(shape.users()) : rampUsers(shape.users()).during(shape.ramp());
         setUp(loopingUsers("realistic-users", shape.think()).injectOpen(arrivals))
                 .protocols(protocol(false))
                 .assertions(assertions());
+    }
+
+    /** The shape the knobs ask for. */
+    static LoadShape.Realistic fromKnobs(Knobs knobs) {
+        int users = knobs.integer("users", 1000);
+        Duration ramp = knobs.seconds("ramp", 60);
+        Duration hold = knobs.seconds("duration", 120);
+        Duration thinkMin = knobs.millis("thinkMinMs", 500);
+        Duration thinkMax = knobs.millis("thinkMaxMs", 2000);
+        return knobs.build(() -> new LoadShape.Realistic(users, ramp, hold, new ThinkTime(thinkMin, thinkMax)),
+                "users", "users", "ramp", "ramp", "hold", "duration", "min", "thinkMinMs", "max", "thinkMaxMs");
     }
 }

@@ -41,13 +41,7 @@ public class SlaCapacity extends TestbedSimulation {
     private ScheduledExecutorService watcher;
 
     public SlaCapacity() {
-        sla = shape(new LoadShape.SlaCapacity(
-                knobs.decimal("fromRps", 1000),
-                knobs.decimal("toRps", 20000),
-                knobs.decimal("stepRps", 1000),
-                knobs.seconds("duration", 30),
-                knobs.decimal("slaP99Ms", 5),
-                knobs.seconds("warmup", 10)));
+        sla = shape(fromKnobs(knobs));
         start(sla, workload("mix"), "open");
         List<OpenInjectionStep> steps = new ArrayList<>();
         if (!sla.warmup().isZero()) {
@@ -59,6 +53,19 @@ public class SlaCapacity extends TestbedSimulation {
         setUp(oneShotUsers("sla-capacity").injectOpen(steps))
                 .protocols(protocol(true))
                 .assertions(assertions());
+    }
+
+    /** The shape the knobs ask for. */
+    static LoadShape.SlaCapacity fromKnobs(Knobs knobs) {
+        double from = knobs.decimal("fromRps", 1000);
+        double to = knobs.decimal("toRps", 20000);
+        double step = knobs.decimal("stepRps", 1000);
+        Duration level = knobs.seconds("duration", 30);
+        double p99 = knobs.decimal("slaP99Ms", 5);
+        Duration warmup = knobs.seconds("warmup", 10);
+        return knobs.build(() -> new LoadShape.SlaCapacity(from, to, step, level, p99, warmup),
+                "from", "fromRps", "to", "toRps", "step", "stepRps", "level", "duration", "p99Ms", "slaP99Ms",
+                "warmup", "warmup");
     }
 
     @Override

@@ -4,6 +4,7 @@ import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
 import static io.gatling.javaapi.core.CoreDsl.incrementConcurrentUsers;
 
 import io.gatling.javaapi.core.ClosedInjectionStep;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.testbed.scenario.LoadShape;
@@ -22,13 +23,7 @@ import org.testbed.scenario.ThinkTime;
 public class Staircase extends TestbedSimulation {
 
     public Staircase() {
-        LoadShape.Staircase shape = shape(new LoadShape.Staircase(
-                knobs.integer("from", 50),
-                knobs.integer("users", 1100),
-                knobs.integer("step", 50),
-                knobs.seconds("duration", 60),
-                knobs.seconds("ramp", 0),
-                knobs.seconds("warmup", 10)));
+        LoadShape.Staircase shape = shape(fromKnobs(knobs));
         start(shape, workload("mix"), "closed");
         ClosedInjectionStep.Composite stairs = incrementConcurrentUsers(shape.step())
                 .times(shape.levels())
@@ -45,5 +40,17 @@ public class Staircase extends TestbedSimulation {
         setUp(loopingUsers("staircase", ThinkTime.NONE).injectClosed(steps))
                 .protocols(protocol(false))
                 .assertions(assertions());
+    }
+
+    /** The shape the knobs ask for. */
+    static LoadShape.Staircase fromKnobs(Knobs knobs) {
+        int from = knobs.integer("from", 50);
+        int users = knobs.integer("users", 1100);
+        int step = knobs.integer("step", 50);
+        Duration level = knobs.seconds("duration", 60);
+        Duration ramp = knobs.seconds("ramp", 0);
+        Duration warmup = knobs.seconds("warmup", 10);
+        return knobs.build(() -> new LoadShape.Staircase(from, users, step, level, ramp, warmup),
+                "from", "from", "to", "users", "step", "step", "level", "duration", "ramp", "ramp", "warmup", "warmup");
     }
 }

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * The machine-readable summary of one run: {@code summary.json} and {@code summary.csv}, written
- * beside Gatling's HTML report. The CSV uses the runner's column names (DESIGN.md, "Results") for
+ * beside Gatling's HTML report. The CSV uses the runner's column names (docs/DESIGN.md, "Results") for
  * the figures they share, one row for the whole run ({@code window=all}) and one per window.
  */
 record Summary(String simulation, String runId, String injector, String target, String workload,

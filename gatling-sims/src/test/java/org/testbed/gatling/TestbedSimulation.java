@@ -21,7 +21,6 @@ import io.gatling.javaapi.core.Simulation;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.gatling.javaapi.http.HttpRequestActionBuilder;
 import java.io.File;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,18 +59,22 @@ abstract class TestbedSimulation extends Simulation {
     private static final String NO_BODY = "no-body";
     private static final String BODY = "body";
     private static final String BODY_IF_MATCH = "body-if-match";
+    /** The scenario library's names for the workload's parameters, each with its knob. */
+    static final String[] WORKLOAD_KNOBS = {"workload", "workload", "payloadSize", "payload",
+        "preloadKeys", "keys", "delayMs", "delayMs", "runId", "runId", "injectorId", "injector", "mix", "mix"};
 
-    protected final Knobs knobs = new Knobs();
-    protected final String target = knobs.string("target", "http://127.0.0.1:8080");
+    /** Every knob is read through here; a bad value ends the run with one line saying what is allowed. */
+    protected final Knobs knobs = Knobs.forSimulation(getClass().getSimpleName());
+    protected final String target = knobs.url("target", "http://127.0.0.1:8080");
     protected final boolean smoke = knobs.bool("smoke", false);
     protected final double maxFailedPct = knobs.decimal("maxFailedPct", 0);
     protected final double p99Ms = knobs.decimal("p99Ms", Double.NaN);
     protected final String runId = knobs.string("runId", KeySpace.newRunId());
     protected final String injector = knobs.string("injector", "i0");
     protected final long seed = knobs.longValue("seed", 42);
-    protected final int payloadSize = Payloads.parseSize(knobs.string("payload", "100"));
+    protected final int payloadSize = knobs.parse("payload", "100", Payloads::parseSize);
     protected final int preloadKeys = knobs.integer("keys", 1000);
-    protected final Mix mix = Mix.parse(knobs.string("mix", "80:10:5:5"));
+    protected final Mix mix = knobs.parse("mix", "80:10:5:5", Mix::parse);
     protected final int delayMs = knobs.integer("delayMs", 150);
     private final String summaryDir = knobs.string("summaryDir", "");
     private final String startedAt = Instant.now().toString();
@@ -85,10 +88,11 @@ abstract class TestbedSimulation extends Simulation {
     protected volatile String stopReason;
 
     protected TestbedSimulation() {
-        URI uri = URI.create(target);
-        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-            throw new IllegalArgumentException("-Dtarget=" + target + " must be http(s)://HOST:PORT");
-        }
+        knobs.require("maxFailedPct", maxFailedPct >= 0 && maxFailedPct <= 100, "a percentage from 0 to 100");
+        knobs.require("p99Ms", Double.isNaN(p99Ms) || p99Ms > 0, "a number of milliseconds above 0, or unset");
+        // The workload's settings and the key space are the scenario library's to check, for every workload.
+        knobs.build(() -> new Workload.Settings(new KeySpace(runId, injector), seed, payloadSize, preloadKeys, mix, delayMs),
+                WORKLOAD_KNOBS);
     }
 
     /** The shape, shrunk to its smoke version with -Dsmoke=true. */
@@ -102,7 +106,8 @@ abstract class TestbedSimulation extends Simulation {
     protected Workload workload(String defaultName) {
         String name = knobs.string("workload", defaultName);
         int keys = smoke ? Math.min(preloadKeys, 200) : preloadKeys;
-        return Workload.of(name, new Workload.Settings(new KeySpace(runId, injector), seed, payloadSize, keys, mix, delayMs));
+        return knobs.build(() -> Workload.of(name,
+                new Workload.Settings(new KeySpace(runId, injector), seed, payloadSize, keys, mix, delayMs)), WORKLOAD_KNOBS);
     }
 
     protected void start(LoadShape shape, Workload workload, String model) {

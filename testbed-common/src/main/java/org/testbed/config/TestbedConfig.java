@@ -1,17 +1,20 @@
 package org.testbed.config;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /**
- * The server settings of DESIGN.md, with one name each. A setting comes from a flag
+ * The server settings of docs/DESIGN.md, with one name each. A setting comes from a flag
  * ({@code --port 8080}), else the system property ({@code -Dtestbed.port=8080}), else the
  * environment ({@code TESTBED_PORT=8080}), else its default. Every variant parses its arguments
  * here, so {@code --help} and the error messages are the same everywhere.
@@ -124,6 +127,33 @@ public final class TestbedConfig {
         }
         config.validate();
         return config;
+    }
+
+    /**
+     * One server setting, in each of its spellings.
+     *
+     * @param environmentName the environment variable, e.g. {@code TESTBED_MAX_BODY}
+     * @param flag the command-line flag, e.g. {@code --max-body}
+     * @param propertyName the system property, e.g. {@code testbed.max.body}
+     * @param defaultValue the value when nothing sets it, as it would be written on the command line
+     */
+    public record Setting(String environmentName, String flag, String propertyName, String defaultValue) {
+    }
+
+    /**
+     * Every server setting, in the order {@code --help} lists them, read from the options declared
+     * here: the one list that launchers, the compose file and the documentation must name.
+     */
+    public static List<Setting> settings() {
+        List<Setting> settings = new ArrayList<>();
+        for (OptionSpec option : CommandSpec.forAnnotatedObject(new TestbedConfig()).options()) {
+            if (!option.usageHelp() && !option.versionHelp()) {
+                String environmentName = environmentName(option.longestName());
+                settings.add(new Setting(environmentName, option.longestName(), propertyName(environmentName),
+                        option.defaultValue()));
+            }
+        }
+        return List.copyOf(settings);
     }
 
     /** {@code --max-body} becomes TESTBED_MAX_BODY; {@code --memcached-servers} MEMCACHED_SERVERS. */

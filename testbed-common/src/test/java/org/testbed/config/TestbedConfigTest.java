@@ -57,6 +57,26 @@ class TestbedConfigTest {
     }
 
     @Test
+    void settingsListsEveryOptionWithItsNamesAndDefault() {
+        assertThat(TestbedConfig.settings()).extracting(TestbedConfig.Setting::environmentName).containsExactly(
+                "TESTBED_HOST", "TESTBED_PORT", "TESTBED_MODE", "TESTBED_THREADS", "TESTBED_TLS", "TESTBED_MAX_BODY",
+                "MEMCACHED_SERVERS", "MEMCACHED_TIMEOUT_MS", "TESTBED_IDLE_TIMEOUT_MS");
+        assertThat(TestbedConfig.settings()).contains(
+                new TestbedConfig.Setting("TESTBED_MAX_BODY", "--max-body", "testbed.max.body", "65536"),
+                new TestbedConfig.Setting("MEMCACHED_SERVERS", "--memcached-servers", "memcached.servers", "127.0.0.1:11211"));
+        // Each spelling is one parse() reads: the default given in the environment changes nothing, and
+        // a bad value given as the property is refused (a blank string for the two free-text settings).
+        String defaults = TestbedConfig.parse("t", new String[0], Map.of(), new Properties()).toString();
+        for (TestbedConfig.Setting setting : TestbedConfig.settings()) {
+            Map<String, String> env = Map.of(setting.environmentName(), setting.defaultValue());
+            assertThat(TestbedConfig.parse("t", new String[0], env, new Properties()).toString()).isEqualTo(defaults);
+            String bad = setting.flag().equals("--host") || setting.flag().equals("--memcached-servers") ? " " : "x";
+            assertThatThrownBy(() -> TestbedConfig.parse("t", new String[0], Map.of(), properties(setting.propertyName(), bad)))
+                    .as("%s read from -D%s", setting.flag(), setting.propertyName()).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
     void aVariantCanHaveItsOwnDefaultModeWhichSettingsStillOverride() {
         assertThat(TestbedConfig.parse("t", new String[0], Map.of(), new Properties(), Mode.ASYNC).mode())
                 .isEqualTo(Mode.ASYNC);

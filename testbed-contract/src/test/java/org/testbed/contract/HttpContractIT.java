@@ -23,7 +23,7 @@ import org.testbed.contract.HttpProbe.Reply;
 import org.testbed.variant.Variant;
 
 /**
- * The black-box HTTP contract of DESIGN.md, run once per variant of {@code variants.conf} against
+ * The black-box HTTP contract of docs/CONTRACT.md, run once per variant of {@code variants.conf} against
  * its packaged jar started as a real process, with a real memcached this suite controls. Nothing
  * here knows which variant it talks to. Fault tests run last and leave memcached running.
  */

@@ -136,7 +136,7 @@ final class HttpProbe {
         }
     }
 
-    /** The problem body rules of DESIGN.md, for an error with this status. */
+    /** The problem body rules of docs/CONTRACT.md ("Errors"), for an error with this status. */
     static void assertProblem(String what, Reply reply, int status) {
         assertThat(reply.status()).as("%s: status; body %s", what, reply.text()).isEqualTo(status);
         assertThat(reply.header("Content-Type")).as("%s: problem media type", what)

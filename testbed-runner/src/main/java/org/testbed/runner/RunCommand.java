@@ -30,7 +30,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Start memcached (unless MEMCACHED_SERVERS is set), then each variant from its jar: warm it up,"
                 + " run every scenario step by step, measure client latency and server CPU per request, stop it.",
-                "Writes results/<run-id>/: results.csv (DESIGN.md's columns), steps.csv, environment.json, raw/,"
+                "Writes results/<run-id>/: results.csv (docs/DESIGN.md's columns), steps.csv, environment.json, raw/,"
                         + " logs/ and report.html."})
 final class RunCommand implements Callable<Integer> {
     @Spec

@@ -24,7 +24,7 @@ import org.testbed.variant.VariantManifest;
 
 /**
  * End to end, as a user runs it: the packaged runner jar, a real memcached, two variants from
- * their jars, two short steps each; then the CSV (every DESIGN.md column filled, server CPU per
+ * their jars, two short steps each; then the CSV (every docs/DESIGN.md column filled, server CPU per
  * request > 0), the sidecar, the raw files, report.html opened in headless Chromium, and compare.
  */
 class RunnerIT {

@@ -22,8 +22,8 @@ public record KeySpace(String runId, String injectorId) {
     public static final Pattern COMPONENT = Pattern.compile("[A-Za-z0-9_~-]{1,48}");
 
     public KeySpace {
-        requireComponent("run id", runId);
-        requireComponent("injector id", injectorId);
+        requireComponent("runId", runId);
+        requireComponent("injectorId", injectorId);
     }
 
     /** A fresh run id: UTC time to the second plus four random characters, e.g. {@code r20250101T120000-k3x9}. */
@@ -54,8 +54,8 @@ public record KeySpace(String runId, String injectorId) {
 
     private static void requireComponent(String what, String value) {
         if (value == null || !COMPONENT.matcher(value).matches()) {
-            throw new IllegalArgumentException(what + " '" + value + "' must be 1..48 characters of"
-                    + " [A-Za-z0-9_~-] (no dot: dots separate the parts of a key)");
+            throw new InvalidParameterException(what, "'" + value + "'",
+                    "1..48 characters of [A-Za-z0-9_~-] (no dot: dots separate the parts of a key)");
         }
     }
 }

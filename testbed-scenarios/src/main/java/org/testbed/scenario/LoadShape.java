@@ -1,5 +1,8 @@
 package org.testbed.scenario;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +13,10 @@ import java.util.Locale;
  * injection profile. Each shape knows its total length, the windows that are measured separately
  * (a staircase's levels, the SLA search's rate steps), and its {@link #smoke()} version: at most
  * 10 s, at most 20 users, low rates, for CI.
+ *
+ * <p>Every shape checks its parameters when made, and refuses one outside what it can run with an
+ * {@link InvalidParameterException} naming the parameter (its record component), the value and
+ * what is allowed, so a driver can report it under its own name for the parameter.
  */
 public sealed interface LoadShape {
     /** Smoke runs: at most this long, this many users, this rate. */
@@ -18,6 +25,8 @@ public sealed interface LoadShape {
     double SMOKE_MAX_RATE = 40;
     /** The label of a warm-up window: reported, never judged. */
     String WARMUP = "warmup";
+    /** Most levels a stepped shape may have (a staircase's, the SLA search's). */
+    int MAX_LEVELS = 10_000;
 
     /** How long the load lasts, ramps included (not counting the last requests' response time). */
     Duration total();
@@ -51,8 +60,8 @@ public sealed interface LoadShape {
      */
     record Realistic(int users, Duration ramp, Duration hold, ThinkTime think) implements LoadShape {
         public Realistic {
-            requirePositive("users", users);
-            requireNonNegative("ramp", ramp);
+            requireAtLeastOne("users", users);
+            requireNotNegative("ramp", ramp);
             requirePositive("hold", hold);
         }
 
@@ -83,7 +92,7 @@ public sealed interface LoadShape {
     /** Closed model: {@code concurrency} users back to back, no think time, for {@code duration} (wrk -c). */
     record Throughput(int concurrency, Duration duration) implements LoadShape {
         public Throughput {
-            requirePositive("concurrency", concurrency);
+            requireAtLeastOne("concurrency", concurrency);
             requirePositive("duration", duration);
         }
 
@@ -115,14 +124,19 @@ public sealed interface LoadShape {
      */
     record Staircase(int from, int to, int step, Duration level, Duration ramp, Duration warmup) implements LoadShape {
         public Staircase {
-            requirePositive("from", from);
-            requirePositive("step", step);
+            requireAtLeastOne("from", from);
             if (to < from) {
-                throw new IllegalArgumentException("staircase to (" + to + ") < from (" + from + ")");
+                throw new InvalidParameterException("to", to, "at least {from}", "from", from);
+            }
+            requireAtLeastOne("step", step);
+            long minStep = ((long) to - from + MAX_LEVELS - 2) / (MAX_LEVELS - 1);
+            if (step < minStep) {
+                throw new InvalidParameterException("step", step, "at least " + minStep + ", for at most " + MAX_LEVELS
+                        + " levels from {from} to {to}", "from", from, "to", to);
             }
             requirePositive("level", level);
-            requireNonNegative("ramp", ramp);
-            requireNonNegative("warmup", warmup);
+            requireNotNegative("ramp", ramp);
+            requireNotNegative("warmup", warmup);
         }
 
         /** Parses {@code FROM:TO:STEP}, e.g. {@code 50:1100:50}. */
@@ -180,9 +194,7 @@ public sealed interface LoadShape {
     /** Open model: {@code rps} arrivals per second (one request each) for {@code duration}. */
     record ArrivalRate(double rps, Duration duration) implements LoadShape {
         public ArrivalRate {
-            if (!(rps > 0)) {
-                throw new IllegalArgumentException("rps must be > 0: " + rps);
-            }
+            requirePositive("rps", rps, "req/s");
             requirePositive("duration", duration);
         }
 
@@ -215,14 +227,21 @@ public sealed interface LoadShape {
      */
     record SlaCapacity(double from, double to, double step, Duration level, double p99Ms, Duration warmup) implements LoadShape {
         public SlaCapacity {
-            if (!(from > 0) || !(step > 0) || to < from) {
-                throw new IllegalArgumentException("rate steps need 0 < from <= to and step > 0");
+            requirePositive("from", from, "req/s");
+            requirePositive("to", to, "req/s");
+            if (to < from) {
+                throw new InvalidParameterException("to", plain(to), "at least {from}", "from", plain(from));
+            }
+            requirePositive("step", step, "req/s");
+            // Rounded up to what the message shows, so that the value it names is accepted.
+            double minStep = new BigDecimal((to - from) / (MAX_LEVELS - 1)).round(new MathContext(6, RoundingMode.CEILING)).doubleValue();
+            if (step < minStep) {
+                throw new InvalidParameterException("step", plain(step), "at least " + plain(minStep) + ", for at most "
+                        + MAX_LEVELS + " levels from {from} to {to}", "from", plain(from), "to", plain(to));
             }
             requirePositive("level", level);
-            if (!(p99Ms > 0)) {
-                throw new IllegalArgumentException("p99 bound must be > 0 ms");
-            }
-            requireNonNegative("warmup", warmup);
+            requirePositive("p99Ms", p99Ms, "ms");
+            requireNotNegative("warmup", warmup);
         }
 
         /** Parses {@code FROM:TO:STEP} in requests per second, e.g. {@code 1000:20000:1000}. */
@@ -275,36 +294,58 @@ public sealed interface LoadShape {
 
     private static int[] parseTriple(String text, String unit) {
         String[] parts = text.trim().split(":");
-        if (parts.length != 3) {
-            throw new IllegalArgumentException("'" + text + "' must be FROM:TO:STEP (" + unit + "), e.g. 50:1100:50");
-        }
         try {
-            return new int[] {Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()), Integer.parseInt(parts[2].trim())};
+            if (parts.length == 3) {
+                return new int[] {Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()), Integer.parseInt(parts[2].trim())};
+            }
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + text + "' must be FROM:TO:STEP (" + unit + "), e.g. 50:1100:50");
+            // said below
         }
+        throw new InvalidParameterException("levels", "'" + text + "'", "FROM:TO:STEP in whole " + unit + ", e.g. 50:1100:50");
     }
 
     private static Duration min(Duration a, Duration b) {
         return a.compareTo(b) <= 0 ? a : b;
     }
 
-    private static void requirePositive(String what, int value) {
+    private static void requireAtLeastOne(String name, int value) {
         if (value < 1) {
-            throw new IllegalArgumentException(what + " must be >= 1: " + value);
+            throw new InvalidParameterException(name, value, "a whole number, at least 1");
         }
     }
 
-    private static void requirePositive(String what, Duration value) {
+    private static void requirePositive(String name, double value, String unit) {
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new InvalidParameterException(name, plain(value), "a number above 0 (" + unit + ")");
+        }
+    }
+
+    private static void requirePositive(String name, Duration value) {
         if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(what + " must be > 0: " + value);
+            throw new InvalidParameterException(name, seconds(value), "longer than 0 s");
         }
     }
 
-    private static void requireNonNegative(String what, Duration value) {
+    private static void requireNotNegative(String name, Duration value) {
         if (value.isNegative()) {
-            throw new IllegalArgumentException(what + " must be >= 0: " + value);
+            throw new InvalidParameterException(name, seconds(value), "0 s or longer");
         }
+    }
+
+    /** A duration as seconds for messages, e.g. {@code 0.5 s}. */
+    static String seconds(Duration d) {
+        return plain(d.toNanos() / 1e9) + " s";
+    }
+
+    /** A number for messages: whole numbers without a fraction, others to 6 significant digits. */
+    private static String plain(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            return Double.toString(d);
+        }
+        if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+            return Long.toString((long) d);
+        }
+        return new BigDecimal(d).round(new MathContext(6)).stripTrailingZeros().toPlainString();
     }
 
     private static String num(double d) {

@@ -9,25 +9,27 @@ import java.util.SplittableRandom;
  */
 public record Mix(double get, double post, double put, double delete) {
     public static final Mix READ_HEAVY = new Mix(80, 10, 5, 5);
+    private static final String ALLOWED = "GET:POST:PUT:DELETE weights, numbers >= 0 and not all 0, e.g. 80:10:5:5";
 
     public Mix {
-        if (get < 0 || post < 0 || put < 0 || delete < 0 || get + post + put + delete <= 0) {
-            throw new IllegalArgumentException("mix weights must be >= 0 and not all 0: " + get + ":" + post + ":" + put + ":" + delete);
+        if (!(get >= 0 && post >= 0 && put >= 0 && delete >= 0) || !Double.isFinite(get + post + put + delete)
+                || get + post + put + delete <= 0) {
+            throw new InvalidParameterException("mix", get + ":" + post + ":" + put + ":" + delete, ALLOWED);
         }
     }
 
     /** Parses {@code GET:POST:PUT:DELETE}, e.g. {@code 80:10:5:5} or {@code 100:0:0:0} (reads only). */
     public static Mix parse(String text) {
         String[] parts = text.trim().split(":");
-        if (parts.length != 4) {
-            throw new IllegalArgumentException("mix '" + text + "' must be GET:POST:PUT:DELETE weights, e.g. 80:10:5:5");
-        }
         try {
-            return new Mix(Double.parseDouble(parts[0]), Double.parseDouble(parts[1]),
-                    Double.parseDouble(parts[2]), Double.parseDouble(parts[3]));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("mix '" + text + "' must be GET:POST:PUT:DELETE weights, e.g. 80:10:5:5");
+            if (parts.length == 4) {
+                return new Mix(Double.parseDouble(parts[0]), Double.parseDouble(parts[1]),
+                        Double.parseDouble(parts[2]), Double.parseDouble(parts[3]));
+            }
+        } catch (NumberFormatException | InvalidParameterException e) {
+            // said below, with the text as given
         }
+        throw new InvalidParameterException("mix", "'" + text + "'", ALLOWED);
     }
 
     public double total() {

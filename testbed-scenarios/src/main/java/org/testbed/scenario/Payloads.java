@@ -20,6 +20,7 @@ public final class Payloads {
     public static final int TEN_KIB = 10 * 1024;
     /** The contract's default body limit is 64 KiB; leave room for the name and the JSON around it. */
     public static final int MAX_SIZE = 60 * 1024;
+    private static final String SIZES = "a size from 0 to " + MAX_SIZE + " bytes (60KiB): 100, 1KiB, 10KiB, ...";
 
     private static final char[] ALPHABET =
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
@@ -72,15 +73,18 @@ public final class Payloads {
         try {
             size = Math.multiplyExact(Integer.parseInt(t.trim()), factor);
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException("payload size '" + text + "' is not a number of bytes (e.g. 100, 1KiB, 10KiB)");
+            throw new InvalidParameterException("payloadSize", "'" + text + "'", SIZES);
         }
-        checkSize(size);
+        if (size < 0 || size > MAX_SIZE) {
+            throw new InvalidParameterException("payloadSize", "'" + text + "'", SIZES);
+        }
         return size;
     }
 
-    private static void checkSize(int size) {
+    /** Refuses a payload size outside 0..{@link #MAX_SIZE} bytes. */
+    static void checkSize(int size) {
         if (size < 0 || size > MAX_SIZE) {
-            throw new IllegalArgumentException("payload size " + size + " is outside 0.." + MAX_SIZE + " bytes");
+            throw new InvalidParameterException("payloadSize", size, SIZES);
         }
     }
 

@@ -37,7 +37,7 @@ public record ReadHeavyMix(KeySpace keys, Mix mix, int preloadKeys, int payloadS
 
     public ReadHeavyMix {
         if (preloadKeys < 1) {
-            throw new IllegalArgumentException("the mix needs at least one preloaded key");
+            throw new InvalidParameterException("preloadKeys", preloadKeys, "a whole number, at least 1 (the mix reads preloaded keys)");
         }
         if (churnCap < 1 || deleteLag < 0) {
             throw new IllegalArgumentException("churnCap must be >= 1 and deleteLag >= 0");

@@ -34,11 +34,16 @@ public final class Requests {
 
     /** {@code GET /testbed/delay?ms=N}: 200 {@code Hello World!} after N ms of simulated I/O. */
     public static RequestSpec delay(int ms) {
-        if (ms < 0 || ms > MAX_DELAY_MS) {
-            throw new IllegalArgumentException("delay " + ms + " ms is outside 0.." + MAX_DELAY_MS);
-        }
+        checkDelay(ms);
         return new RequestSpec("delay", HttpMethod.GET, BASE + "/delay?ms=" + ms, null, 200,
                 List.of(new Check.BodyEquals("Hello World!".getBytes(StandardCharsets.UTF_8))));
+    }
+
+    /** Refuses a delay outside what the contract's delay endpoint accepts, 0..{@link #MAX_DELAY_MS} ms. */
+    static void checkDelay(int ms) {
+        if (ms < 0 || ms > MAX_DELAY_MS) {
+            throw new InvalidParameterException("delayMs", ms, "0.." + MAX_DELAY_MS + " (milliseconds)");
+        }
     }
 
     /** PUT: create, 201 with the item and an ETag. */

@@ -8,8 +8,11 @@ public record ThinkTime(Duration min, Duration max) {
     public static final ThinkTime NONE = new ThinkTime(Duration.ZERO, Duration.ZERO);
 
     public ThinkTime {
-        if (min.isNegative() || max.compareTo(min) < 0) {
-            throw new IllegalArgumentException("think time needs 0 <= min <= max: " + min + ", " + max);
+        if (min.isNegative()) {
+            throw new InvalidParameterException("min", LoadShape.seconds(min), "0 s or longer");
+        }
+        if (max.compareTo(min) < 0) {
+            throw new InvalidParameterException("max", LoadShape.seconds(max), "at least {min}", "min", LoadShape.seconds(min));
         }
     }
 

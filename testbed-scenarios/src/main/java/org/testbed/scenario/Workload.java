@@ -42,6 +42,15 @@ public sealed interface Workload permits CrudJourney, ReadHeavyMix, Workload.Fix
      * @param delayMs the simulated I/O of {@code delay}
      */
     record Settings(KeySpace keys, long seed, int payloadSize, int preloadKeys, Mix mix, int delayMs) {
+        /** Checked here for every workload, also those that do not use a setting. */
+        public Settings {
+            Payloads.checkSize(payloadSize);
+            if (preloadKeys < 1) {
+                throw new InvalidParameterException("preloadKeys", preloadKeys, "a whole number, at least 1");
+            }
+            Requests.checkDelay(delayMs);
+        }
+
         public static Settings defaults(KeySpace keys) {
             return new Settings(keys, 42L, Payloads.DEFAULT_SIZE, ReadHeavyMix.DEFAULT_PRELOAD_KEYS, Mix.READ_HEAVY, 150);
         }
@@ -55,7 +64,7 @@ public sealed interface Workload permits CrudJourney, ReadHeavyMix, Workload.Fix
             case "plaintext" -> new Fixed("plaintext", Requests.plaintext());
             case "json" -> new Fixed("json", Requests.json());
             case "delay" -> new Fixed("delay", Requests.delay(s.delayMs()));
-            default -> throw new IllegalArgumentException("unknown workload '" + name + "'; one of " + NAMES);
+            default -> throw new InvalidParameterException("workload", "'" + name + "'", "one of " + String.join(", ", NAMES));
         };
     }
 }

@@ -2,6 +2,7 @@ package org.testbed.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.time.Duration;
 import java.util.List;
@@ -82,14 +83,47 @@ class LoadShapeTest {
     }
 
     @Test
-    void badShapesSayWhy() {
-        assertThatThrownBy(() -> LoadShape.Staircase.parse("50:1100", Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO))
-                .hasMessageContaining("FROM:TO:STEP");
-        assertThatThrownBy(() -> LoadShape.Staircase.parse("100:50:10", Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO))
-                .hasMessageContaining("to (50) < from (100)");
-        assertThatThrownBy(() -> new LoadShape.Throughput(0, Duration.ofSeconds(1))).hasMessageContaining("concurrency");
-        assertThatThrownBy(() -> new LoadShape.ArrivalRate(0, Duration.ofSeconds(1))).hasMessageContaining("rps");
-        assertThatThrownBy(() -> new ThinkTime(Duration.ofSeconds(2), Duration.ofSeconds(1))).hasMessageContaining("min <= max");
+    void badShapesSayWhichParameterAndWhatIsAllowed() {
+        Duration s1 = Duration.ofSeconds(1);
+        assertThatThrownBy(() -> LoadShape.Staircase.parse("50:1100", s1, Duration.ZERO, Duration.ZERO))
+                .hasMessage("levels '50:1100' must be FROM:TO:STEP in whole users, e.g. 50:1100:50");
+        assertThatThrownBy(() -> LoadShape.Staircase.parse("100:50:10", s1, Duration.ZERO, Duration.ZERO))
+                .hasMessage("to 50 must be at least from (100)");
+        assertThatThrownBy(() -> new LoadShape.Staircase(0, 10, 1, s1, Duration.ZERO, Duration.ZERO))
+                .hasMessage("from 0 must be a whole number, at least 1");
+        assertThatThrownBy(() -> new LoadShape.Staircase(1, 100_000, 1, s1, Duration.ZERO, Duration.ZERO))
+                .hasMessage("step 1 must be at least 11, for at most 10000 levels from from (1) to to (100000)");
+        assertThat(new LoadShape.Staircase(1, 100_000, 11, s1, Duration.ZERO, Duration.ZERO).levels()).isLessThanOrEqualTo(LoadShape.MAX_LEVELS);
+        assertThatThrownBy(() -> new LoadShape.Staircase(1, 10, 1, Duration.ZERO, Duration.ZERO, Duration.ZERO))
+                .hasMessage("level 0 s must be longer than 0 s");
+        assertThatThrownBy(() -> new LoadShape.Staircase(1, 10, 1, s1, Duration.ofMillis(-500), Duration.ZERO))
+                .hasMessage("ramp -0.5 s must be 0 s or longer");
+        assertThatThrownBy(() -> new LoadShape.Throughput(0, s1)).hasMessage("concurrency 0 must be a whole number, at least 1");
+        assertThatThrownBy(() -> new LoadShape.Realistic(10, s1, Duration.ZERO, ThinkTime.NONE))
+                .hasMessage("hold 0 s must be longer than 0 s");
+        assertThatThrownBy(() -> new LoadShape.ArrivalRate(0, s1)).hasMessage("rps 0 must be a number above 0 (req/s)");
+        assertThatThrownBy(() -> new LoadShape.ArrivalRate(Double.POSITIVE_INFINITY, s1)).hasMessageStartingWith("rps Infinity must be");
+        assertThatThrownBy(() -> new LoadShape.SlaCapacity(2000, 1000, 100, s1, 5, Duration.ZERO))
+                .hasMessage("to 1000 must be at least from (2000)");
+        assertThatThrownBy(() -> new LoadShape.SlaCapacity(1, 20000, 0.5, s1, 5, Duration.ZERO))
+                .hasMessage("step 0.5 must be at least 2.00011, for at most 10000 levels from from (1) to to (20000)");
+        assertThat(new LoadShape.SlaCapacity(1, 20000, 2.00011, s1, 5, Duration.ZERO).rates()).hasSizeLessThanOrEqualTo(LoadShape.MAX_LEVELS);
+        assertThatThrownBy(() -> new LoadShape.SlaCapacity(1000, 2000, 100, s1, Double.NaN, Duration.ZERO))
+                .hasMessage("p99Ms NaN must be a number above 0 (ms)");
+        assertThatThrownBy(() -> new ThinkTime(Duration.ofSeconds(2), Duration.ofSeconds(1)))
+                .hasMessage("max 1 s must be at least min (2 s)");
+        assertThatThrownBy(() -> new ThinkTime(Duration.ofMillis(-1), Duration.ofSeconds(1)))
+                .hasMessage("min -0.001 s must be 0 s or longer");
+    }
+
+    @Test
+    void aRefusedParameterCanBeNamedTheWayTheCallerNamesIt() {
+        InvalidParameterException e = catchThrowableOfType(
+                () -> new LoadShape.Staircase(50, 20, 50, Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO),
+                InvalidParameterException.class);
+        assertThat(e.parameter()).isEqualTo("to");
+        assertThat(e.value()).isEqualTo("20");
+        assertThat(e.allowed((name, value) -> "-D" + name + "=" + value)).isEqualTo("at least -Dfrom=50");
     }
 
     @Test

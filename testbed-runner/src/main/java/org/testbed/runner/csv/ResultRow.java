@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One row of {@code results.csv}: one variant x scenario x step, in exactly DESIGN.md's columns
+ * One row of {@code results.csv}: one variant x scenario x step, in exactly docs/DESIGN.md's columns
  * ({@link ResultsCsv#COLUMNS}). Latencies in milliseconds with microsecond resolution, CPU in
  * milliseconds of server CPU time per request (user and system apart), RSS in MiB after the step,
  * GC collections and their time during the step.

@@ -11,14 +11,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code results.csv}: DESIGN.md's columns, exactly and in order, the same on every machine, so
+ * {@code results.csv}: docs/DESIGN.md's columns, exactly and in order, the same on every machine, so
  * that any two runs can be put side by side. Anything else the runner knows about a step goes to
  * the sidecar {@code steps.csv} ({@link StepsCsv}).
  */
 public final class ResultsCsv {
     public static final String FILE = "results.csv";
 
-    /** DESIGN.md, "Results". Do not reorder, rename or extend: extras belong in steps.csv. */
+    /** docs/DESIGN.md, "Results". Do not reorder, rename or extend: extras belong in steps.csv. */
     public static final List<String> COLUMNS = List.of("run_id", "started_at", "host", "arch", "cpu_model", "cpus",
             "jdk", "variant", "mode", "scenario", "driver", "concurrency", "target_rps", "duration_s", "requests",
             "errors", "rps", "lat_p50_ms", "lat_p90_ms", "lat_p99_ms", "lat_p999_ms", "lat_max_ms",

@@ -5,7 +5,7 @@ import java.util.Map;
 import org.testbed.runner.stats.Spread;
 
 /**
- * One row of the sidecar {@code steps.csv}: what the runner knows about a step beyond DESIGN.md's
+ * One row of the sidecar {@code steps.csv}: what the runner knows about a step beyond docs/DESIGN.md's
  * columns, keyed like {@code results.csv} (variant, scenario, concurrency, target_rps).
  *
  * @param driverCpuPct the load driver's own CPU time over the step as a percentage of its allowed CPUs

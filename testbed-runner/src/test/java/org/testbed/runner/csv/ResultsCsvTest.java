@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ResultsCsvTest {
-    /** Copied from DESIGN.md, "Results": the columns every machine writes, in this order. */
+    /** Copied from docs/DESIGN.md, "Results": the columns every machine writes, in this order. */
     static final String DESIGN_COLUMNS = "run_id, started_at, host, arch, cpu_model, cpus, jdk, variant, mode, scenario, driver,"
             + " concurrency, target_rps, duration_s, requests, errors, rps, lat_p50_ms, lat_p90_ms, lat_p99_ms,"
             + " lat_p999_ms, lat_max_ms, cpu_user_ms_per_req, cpu_sys_ms_per_req, server_rss_mb, gc_count, gc_ms";
