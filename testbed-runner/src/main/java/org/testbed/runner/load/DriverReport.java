@@ -4,24 +4,31 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import org.HdrHistogram.Histogram;
 
-/** The driver's raw text for a step: summary lines, failure reasons, the HdrHistogram distribution. */
+/**
+ * The driver's raw text for a step: summary lines, requests per second of the window, failure
+ * reasons, and the HdrHistogram distributions (for open models also the latency from the actual
+ * send and the schedule lag).
+ */
 final class DriverReport {
     private final Level level;
     private final int loops;
     private final double seconds;
     private final Measurements total;
+    private final long[] perSecond;
     private final double cpuMs;
     private final int peakConnections;
     private final long inFlightAtEnd;
     private final long queuedAtEnd;
 
-    DriverReport(Level level, int loops, double seconds, Measurements total, double cpuMs, int peakConnections,
-                 long inFlightAtEnd, long queuedAtEnd) {
+    DriverReport(Level level, int loops, double seconds, Measurements total, long[] perSecond,
+                 double cpuMs, int peakConnections, long inFlightAtEnd, long queuedAtEnd) {
         this.level = level;
         this.loops = loops;
         this.seconds = seconds;
         this.total = total;
+        this.perSecond = perSecond;
         this.cpuMs = cpuMs;
         this.peakConnections = peakConnections;
         this.inFlightAtEnd = inFlightAtEnd;
@@ -29,7 +36,6 @@ final class DriverReport {
     }
 
     String text() {
-        Latency latency = Latency.ofMicros(total.latency);
         StringBuilder raw = new StringBuilder();
         raw.append(String.format(Locale.ROOT, "driver %s, %s, %d event loop(s), window %.3f s%n", NioHttpDriver.NAME,
                 level.isOpen() ? "open model at " + level.label() + " (latency from intended start)"
@@ -38,13 +44,39 @@ final class DriverReport {
         raw.append(String.format(Locale.ROOT, "requests=%d errors=%d rps=%.1f driver_cpu_ms=%.0f peak_connections=%d"
                         + " in_flight_at_end=%d queued_at_end=%d%n",
                 total.requests, total.errors, total.requests / seconds, cpuMs, peakConnections, inFlightAtEnd, queuedAtEnd));
-        raw.append(String.format(Locale.ROOT, "latency ms: p50=%.3f p90=%.3f p99=%.3f p99.9=%.3f max=%.3f%n",
-                latency.p50(), latency.p90(), latency.p99(), latency.p999(), latency.max()));
+        raw.append(percentiles("latency ms:", total.latency));
+        if (level.isOpen()) {
+            raw.append(percentiles("latency from the actual send ms (uncorrected):", total.uncorrected));
+            raw.append(percentiles("schedule lag ms (actual send - intended start):", total.scheduleLag));
+        }
+        raw.append("requests per second of the window:");
+        for (long count : perSecond) {
+            raw.append(' ').append(count);
+        }
+        raw.append('\n');
         total.failures.forEach((reason, count) -> raw.append("failure x").append(count).append(": ").append(reason).append('\n'));
         raw.append("\nHdrHistogram percentile distribution (values in microseconds):\n");
-        ByteArrayOutputStream hgrm = new ByteArrayOutputStream();
-        total.latency.outputPercentileDistribution(new PrintStream(hgrm, true, StandardCharsets.UTF_8), 5, 1.0);
-        raw.append(hgrm.toString(StandardCharsets.UTF_8));
+        raw.append(distribution(total.latency));
+        if (level.isOpen()) {
+            raw.append("\nHdrHistogram percentile distribution of the latency from the actual send"
+                    + " (uncorrected: leaves out the wait for the driver; values in microseconds):\n");
+            raw.append(distribution(total.uncorrected));
+            raw.append("\nHdrHistogram percentile distribution of the schedule lag"
+                    + " (actual send - intended start; values in microseconds):\n");
+            raw.append(distribution(total.scheduleLag));
+        }
         return raw.toString();
+    }
+
+    private static String percentiles(String title, Histogram micros) {
+        Latency l = Latency.ofMicros(micros);
+        return String.format(Locale.ROOT, "%s p50=%.3f p90=%.3f p99=%.3f p99.9=%.3f max=%.3f%n",
+                title, l.p50(), l.p90(), l.p99(), l.p999(), l.max());
+    }
+
+    private static String distribution(Histogram micros) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        micros.outputPercentileDistribution(new PrintStream(out, true, StandardCharsets.UTF_8), 5, 1.0);
+        return out.toString(StandardCharsets.UTF_8);
     }
 }

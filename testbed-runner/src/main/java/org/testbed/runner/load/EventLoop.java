@@ -33,14 +33,16 @@ final class EventLoop implements Runnable {
     private final List<HttpConnection> conns = new ArrayList<>();
     private final ArrayDeque<HttpConnection> reconnect = new ArrayDeque<>();
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
-    final Measurements measured = new Measurements();
+    final Measurements measured;
     private int open;
     private int peakConnections;
     private long start;
     private long end;
 
-    EventLoop(StepContext step, Function<EventLoop, ArrivalModel> model) throws IOException {
+    /** {@code seconds}: the longest the window may last, in whole seconds rounded up. */
+    EventLoop(StepContext step, int seconds, Function<EventLoop, ArrivalModel> model) throws IOException {
         this.step = step;
+        this.measured = new Measurements(seconds);
         this.selector = Selector.open();
         this.model = model.apply(this);
     }
@@ -50,9 +52,11 @@ final class EventLoop implements Runnable {
         connect(newConnection(lane), true);
     }
 
+    /** Before the loop runs: the window it measures. */
     void window(long start, long end) {
         this.start = start;
         this.end = end;
+        measured.windowStart(start);
     }
 
     long start() {
@@ -190,6 +194,7 @@ final class EventLoop implements Runnable {
         RequestSpec spec = lane.next();
         conn.spec = spec;
         conn.startNanos = startNanos;
+        conn.sentNanos = now;
         conn.busy = true;
         conn.out = conn.encoder.encode(spec, spec.sendIfMatch() ? step.etags.get(lane) : null);
         try {
@@ -245,7 +250,7 @@ final class EventLoop implements Runnable {
             conn.lane = null;
         }
         if (now < end) {
-            measured.request(conn.startNanos, now);
+            measured.request(conn.startNanos, conn.sentNanos, now);
             if (!ok) {
                 error(spec.name() + ": " + failure);
             }
@@ -273,7 +278,7 @@ final class EventLoop implements Runnable {
     private void broken(HttpConnection conn, String why, long now) {
         if (now < end && now >= start) {
             if (conn.busy) {
-                measured.request(conn.startNanos, now);
+                measured.request(conn.startNanos, conn.sentNanos, now);
                 error((conn.spec != null ? conn.spec.name() + ": " : "") + why);
             } else if (!why.startsWith("connection closed")) {
                 error(why);

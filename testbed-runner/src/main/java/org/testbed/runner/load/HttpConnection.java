@@ -18,6 +18,8 @@ final class HttpConnection {
     RequestSpec spec;
     /** When the current request was meant to start: latency is measured from here. */
     long startNanos;
+    /** When the current request was actually sent: the same in a closed model, maybe later in an open one. */
+    long sentNanos;
     boolean busy;
     ByteBuffer out;
     long reconnectAt;

@@ -31,6 +31,7 @@ import org.testbed.scenario.Workload;
  */
 public final class NioHttpDriver implements LoadDriver {
     public static final String NAME = "testbed-nio";
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
     private final Duration requestTimeout;
     private final int maxConnections;
@@ -57,11 +58,12 @@ public final class NioHttpDriver implements LoadDriver {
         StepContext step = new StepContext(target, workload, requestTimeout.toNanos(), Math.max(threads, maxConnections));
         int connectionsPerLoop = (step.maxConnections + threads - 1) / threads;
         double interval = level.isOpen() ? 1e9 * threads / level.rate() : 0;
+        int windows = (int) Math.max(1, (duration.toNanos() + SECOND - 1) / SECOND);
         List<EventLoop> loops = new ArrayList<>();
         try {
             for (int i = 0; i < threads; i++) {
                 double offset = interval * i / threads;
-                loops.add(new EventLoop(step, level.isOpen()
+                loops.add(new EventLoop(step, windows, level.isOpen()
                         ? loop -> new OpenArrivals(loop, offset, interval, connectionsPerLoop)
                         : ClosedArrivals::new));
             }
@@ -91,7 +93,8 @@ public final class NioHttpDriver implements LoadDriver {
                 }
             }
             ProcStat cpuAfter = ProcStat.self();
-            return summarize(loops, duration, level, ClockTicks.toMillis(cpuAfter.minus(cpuBefore).ticks()));
+            return summarize(loops, windows, duration.toNanos() / 1e9, level,
+                    ClockTicks.toMillis(cpuAfter.minus(cpuBefore).ticks()));
         } finally {
             for (EventLoop loop : loops) {
                 loop.closeAll();
@@ -99,8 +102,8 @@ public final class NioHttpDriver implements LoadDriver {
         }
     }
 
-    private static LoadResult summarize(List<EventLoop> loops, Duration duration, Level level, double cpuMs) {
-        Measurements total = new Measurements();
+    private static LoadResult summarize(List<EventLoop> loops, int windows, double seconds, Level level, double cpuMs) {
+        Measurements total = new Measurements(windows);
         long inFlight = 0;
         long queued = 0;
         int peak = 0;
@@ -110,8 +113,12 @@ public final class NioHttpDriver implements LoadDriver {
             queued += loop.queued();
             peak += loop.peakConnections();
         }
-        double seconds = duration.toNanos() / 1e9;
-        String raw = new DriverReport(level, loops.size(), seconds, total, cpuMs, peak, inFlight, queued).text();
-        return new LoadResult(NAME, total.requests, total.errors, seconds, Latency.ofMicros(total.latency), cpuMs, peak, raw);
+        long[] perSecond = total.perSecond((int) Math.ceil(seconds - 1e-9));
+        Latency latency = Latency.ofMicros(total.latency);
+        Latency uncorrected = level.isOpen() ? Latency.ofMicros(total.uncorrected) : latency;
+        Latency lag = level.isOpen() ? Latency.ofMicros(total.scheduleLag) : Latency.NONE;
+        String raw = new DriverReport(level, loops.size(), seconds, total, perSecond, cpuMs, peak, inFlight, queued).text();
+        return new LoadResult(NAME, total.requests, total.errors, seconds, latency, cpuMs, peak, raw, perSecond,
+                uncorrected, lag.p99(), lag.max());
     }
 }
