@@ -15,6 +15,7 @@ final class DriverReport {
     private final Level level;
     private final int loops;
     private final double seconds;
+    private final double maxSeconds;
     private final Measurements total;
     private final long[] perSecond;
     private final double cpuMs;
@@ -22,11 +23,13 @@ final class DriverReport {
     private final long inFlightAtEnd;
     private final long queuedAtEnd;
 
-    DriverReport(Level level, int loops, double seconds, Measurements total, long[] perSecond,
+    /** {@code seconds}: the window as run; {@code maxSeconds}: as asked (longer when stopped early). */
+    DriverReport(Level level, int loops, double seconds, double maxSeconds, Measurements total, long[] perSecond,
                  double cpuMs, int peakConnections, long inFlightAtEnd, long queuedAtEnd) {
         this.level = level;
         this.loops = loops;
         this.seconds = seconds;
+        this.maxSeconds = maxSeconds;
         this.total = total;
         this.perSecond = perSecond;
         this.cpuMs = cpuMs;
@@ -37,10 +40,11 @@ final class DriverReport {
 
     String text() {
         StringBuilder raw = new StringBuilder();
-        raw.append(String.format(Locale.ROOT, "driver %s, %s, %d event loop(s), window %.3f s%n", NioHttpDriver.NAME,
+        raw.append(String.format(Locale.ROOT, "driver %s, %s, %d event loop(s), window %.3f s%s%n", NioHttpDriver.NAME,
                 level.isOpen() ? "open model at " + level.label() + " (latency from intended start)"
                         : "closed model with " + level.concurrency() + " connections",
-                loops, seconds));
+                loops, seconds,
+                seconds < maxSeconds ? String.format(Locale.ROOT, " (stopped early, at most %.3f s)", maxSeconds) : ""));
         raw.append(String.format(Locale.ROOT, "requests=%d errors=%d rps=%.1f driver_cpu_ms=%.0f peak_connections=%d"
                         + " in_flight_at_end=%d queued_at_end=%d%n",
                 total.requests, total.errors, total.requests / seconds, cpuMs, peakConnections, inFlightAtEnd, queuedAtEnd));

@@ -37,7 +37,8 @@ final class EventLoop implements Runnable {
     private int open;
     private int peakConnections;
     private long start;
-    private long end;
+    /** Set by the coordinator to stop early: read on every turn of the loop, so it stops promptly. */
+    private volatile long end;
 
     /** {@code seconds}: the longest the window may last, in whole seconds rounded up. */
     EventLoop(StepContext step, int seconds, Function<EventLoop, ArrivalModel> model) throws IOException {
@@ -57,6 +58,14 @@ final class EventLoop implements Runnable {
         this.start = start;
         this.end = end;
         measured.windowStart(start);
+    }
+
+    /** From another thread: closes the window at {@code end} (now, typically) instead; the loop stops at once. */
+    void stopAt(long end) {
+        if (end < this.end) {
+            this.end = end;
+            selector.wakeup();
+        }
     }
 
     long start() {

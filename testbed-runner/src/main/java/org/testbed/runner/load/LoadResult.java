@@ -9,7 +9,8 @@ import java.util.Objects;
  * @param driver the driver's name, as the CSV's {@code driver} column shows it
  * @param requests responses received inside the measured window
  * @param errors of those, the ones that failed (wrong status or content), plus I/O errors and timeouts
- * @param seconds the measured window
+ * @param seconds the measured window: the time load was actually applied (shorter than asked when a
+ *     {@link WindowWatcher} stopped it early)
  * @param latency response time; for open models measured from the intended start (no coordinated omission)
  * @param driverCpuMs CPU time the driver itself used during the window (user + system)
  * @param peakConnections most connections open at once

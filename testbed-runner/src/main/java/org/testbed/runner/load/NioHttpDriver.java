@@ -32,6 +32,7 @@ import org.testbed.scenario.Workload;
 public final class NioHttpDriver implements LoadDriver {
     public static final String NAME = "testbed-nio";
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    private static final long WATCH_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final Duration requestTimeout;
     private final int maxConnections;
@@ -54,12 +55,23 @@ public final class NioHttpDriver implements LoadDriver {
     @Override
     public LoadResult run(Target target, Workload workload, Level level, Duration duration, int loadCpus)
             throws IOException, InterruptedException {
+        return run(target, workload, level, duration, loadCpus, WindowWatcher.NEVER);
+    }
+
+    /**
+     * Runs one step for at most {@code max}, stopping as soon as {@code watcher} says so (asked once
+     * per completed second). The result's {@link LoadResult#seconds()} is the time load was actually
+     * applied. Returns within {@code max} plus a few seconds.
+     */
+    public LoadResult run(Target target, Workload workload, Level level, Duration max, int loadCpus,
+                          WindowWatcher watcher) throws IOException, InterruptedException {
         int threads = Math.max(1, level.isOpen() ? loadCpus : Math.min(loadCpus, level.concurrency()));
         StepContext step = new StepContext(target, workload, requestTimeout.toNanos(), Math.max(threads, maxConnections));
         int connectionsPerLoop = (step.maxConnections + threads - 1) / threads;
         double interval = level.isOpen() ? 1e9 * threads / level.rate() : 0;
-        int windows = (int) Math.max(1, (duration.toNanos() + SECOND - 1) / SECOND);
+        int windows = (int) Math.max(1, (max.toNanos() + SECOND - 1) / SECOND);
         List<EventLoop> loops = new ArrayList<>();
+        List<Thread> running = new ArrayList<>();
         try {
             for (int i = 0; i < threads; i++) {
                 double offset = interval * i / threads;
@@ -75,8 +87,7 @@ public final class NioHttpDriver implements LoadDriver {
             }
             ProcStat cpuBefore = ProcStat.self();
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
-            long end = start + duration.toNanos();
-            List<Thread> running = new ArrayList<>();
+            long end = start + max.toNanos();
             for (int i = 0; i < threads; i++) {
                 EventLoop loop = loops.get(i);
                 loop.window(start, end);
@@ -85,24 +96,69 @@ public final class NioHttpDriver implements LoadDriver {
                 thread.start();
                 running.add(thread);
             }
+            end = watch(loops, start, end, watcher);
             for (Thread thread : running) {
-                thread.join(duration.toMillis() + 30_000);
+                thread.join(max.toMillis() + 30_000);
                 if (thread.isAlive()) {
                     thread.interrupt();
                     throw new IOException("load thread " + thread.getName() + " did not finish in time");
                 }
             }
             ProcStat cpuAfter = ProcStat.self();
-            return summarize(loops, windows, duration.toNanos() / 1e9, level,
+            return summarize(loops, windows, (end - start) / 1e9, max, level,
                     ClockTicks.toMillis(cpuAfter.minus(cpuBefore).ticks()));
         } finally {
+            // On the way out after a failure, stop the loops before closing their connections under them.
+            long now = System.nanoTime();
+            for (EventLoop loop : loops) {
+                loop.stopAt(now);
+            }
+            for (Thread thread : running) {
+                thread.join(1_000);
+            }
             for (EventLoop loop : loops) {
                 loop.closeAll();
             }
         }
     }
 
-    private static LoadResult summarize(List<EventLoop> loops, int windows, double seconds, Level level, double cpuMs) {
+    /**
+     * Asks {@code watcher} after each completed second of the window whether to stop; stops the
+     * loops when it says so. Returns when the window ends: at {@code end}, or earlier if stopped.
+     */
+    private static long watch(List<EventLoop> loops, long start, long end, WindowWatcher watcher)
+            throws InterruptedException {
+        if (watcher == WindowWatcher.NEVER) {
+            return end;
+        }
+        for (int second = 1; start + second * SECOND < end; second++) {
+            // A little after the second is over, so that the loops have counted its last responses.
+            long due = start + second * SECOND + WATCH_GRACE_NANOS;
+            for (long left = due - System.nanoTime(); left > 0; left = due - System.nanoTime()) {
+                TimeUnit.NANOSECONDS.sleep(left);
+            }
+            long[] completed = new long[second];
+            for (EventLoop loop : loops) {
+                for (int i = 0; i < second; i++) {
+                    completed[i] += loop.measured.completedInSecond(i);
+                }
+            }
+            if (watcher.stop(completed)) {
+                long now = System.nanoTime();
+                if (now >= end) {
+                    return end;
+                }
+                for (EventLoop loop : loops) {
+                    loop.stopAt(now);
+                }
+                return now;
+            }
+        }
+        return end;
+    }
+
+    private static LoadResult summarize(List<EventLoop> loops, int windows, double seconds, Duration max, Level level,
+                                        double cpuMs) {
         Measurements total = new Measurements(windows);
         long inFlight = 0;
         long queued = 0;
@@ -117,7 +173,8 @@ public final class NioHttpDriver implements LoadDriver {
         Latency latency = Latency.ofMicros(total.latency);
         Latency uncorrected = level.isOpen() ? Latency.ofMicros(total.uncorrected) : latency;
         Latency lag = level.isOpen() ? Latency.ofMicros(total.scheduleLag) : Latency.NONE;
-        String raw = new DriverReport(level, loops.size(), seconds, total, perSecond, cpuMs, peak, inFlight, queued).text();
+        String raw = new DriverReport(level, loops.size(), seconds, max.toNanos() / 1e9, total, perSecond, cpuMs, peak,
+                inFlight, queued).text();
         return new LoadResult(NAME, total.requests, total.errors, seconds, latency, cpuMs, peak, raw, perSecond,
                 uncorrected, lag.p99(), lag.max());
     }
