@@ -21,6 +21,10 @@ import org.testbed.scenario.Workload;
  * response (coordinated omission under overload), non-2xx and socket errors counted, response
  * bodies not checked. Its CPU time is read from this JVM's {@code cutime}/{@code cstime}
  * (children's CPU, added by the kernel when wrk exits and is reaped), so it is exact.
+ *
+ * <p>wrk reports no per-second counts: the result's {@link LoadResult#perSecond()} is empty. Being
+ * a closed model, each request is sent when intended: the uncorrected latency is the latency and
+ * the schedule lag is 0.
  */
 public final class WrkDriver implements LoadDriver {
     public static final String NAME = "wrk";
@@ -100,6 +104,6 @@ public final class WrkDriver implements LoadDriver {
         double cpuMs = ClockTicks.toMillis(after.minus(before).childTicks());
         String raw = "$ " + String.join(" ", command) + "\n" + text
                 + String.format(Locale.ROOT, "driver_cpu_ms=%.0f (children's CPU of the runner over the step)%n", cpuMs);
-        return new LoadResult(NAME, requests, errors, window, latency, cpuMs, connections, raw);
+        return new LoadResult(NAME, requests, errors, window, latency, cpuMs, connections, raw, new long[0], latency, 0, 0);
     }
 }

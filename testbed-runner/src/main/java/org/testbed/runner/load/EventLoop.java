@@ -1,0 +1,393 @@
+package org.testbed.runner.load;
+
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import org.testbed.scenario.RequestSpec;
+import org.testbed.scenario.RequestStream;
+
+/**
+ * One load thread: a selector over keep-alive connections, each with one request at a time. It
+ * connects, writes, reads and verifies responses, times out requests that take too long and
+ * reconnects; its {@link ArrivalModel} decides when requests go out. Single-threaded: everything
+ * here runs on the loop's own thread, except setting up users before the window and reading the
+ * results after it.
+ */
+final class EventLoop implements Runnable {
+    private static final long RECONNECT_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long CHECK_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final StepContext step;
+    private final Selector selector;
+    private final ArrivalModel model;
+    private final List<HttpConnection> conns = new ArrayList<>();
+    private final ArrayDeque<HttpConnection> reconnect = new ArrayDeque<>();
+    private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
+    final Measurements measured;
+    private int open;
+    private int peakConnections;
+    private long start;
+    /** Set by the coordinator to stop early: read on every turn of the loop, so it stops promptly. */
+    private volatile long end;
+
+    /** {@code seconds}: the longest the window may last, in whole seconds rounded up. */
+    EventLoop(StepContext step, int seconds, Function<EventLoop, ArrivalModel> model) throws IOException {
+        this.step = step;
+        this.measured = new Measurements(seconds);
+        this.selector = Selector.open();
+        this.model = model.apply(this);
+    }
+
+    /** Before the window: connects a user (blocking) who sends its own lane's requests. */
+    void connectUser(RequestStream lane) throws IOException {
+        connect(newConnection(lane), true);
+    }
+
+    /** Before the loop runs: the window it measures. */
+    void window(long start, long end) {
+        this.start = start;
+        this.end = end;
+        measured.windowStart(start);
+    }
+
+    /** From another thread: closes the window at {@code end} (now, typically) instead; the loop stops at once. */
+    void stopAt(long end) {
+        if (end < this.end) {
+            this.end = end;
+            selector.wakeup();
+        }
+    }
+
+    long start() {
+        return start;
+    }
+
+    long end() {
+        return end;
+    }
+
+    List<HttpConnection> connections() {
+        return conns;
+    }
+
+    int openConnections() {
+        return open;
+    }
+
+    int peakConnections() {
+        return peakConnections;
+    }
+
+    /** Arrivals still waiting for a connection. */
+    long queued() {
+        return model.queued();
+    }
+
+    @Override
+    public void run() {
+        try {
+            loop();
+        } catch (IOException | RuntimeException e) {
+            error("event loop: " + e);
+        }
+    }
+
+    private void loop() throws IOException {
+        while (System.nanoTime() < start) {
+            LockSupport.parkNanos(100_000);
+        }
+        model.begin(System.nanoTime());
+        long nextCheck = System.nanoTime() + CHECK_EVERY_NANOS;
+        while (!Thread.currentThread().isInterrupted()) {
+            long now = System.nanoTime();
+            if (now >= end) {
+                break;
+            }
+            model.due(now);
+            if (now >= nextCheck) {
+                housekeeping(now);
+                nextCheck = now + CHECK_EVERY_NANOS;
+            }
+            long wait = Math.min(Math.min(end, nextCheck) - now, model.nanosUntilDue(now));
+            int ready;
+            if (wait >= 1_000_000) {
+                ready = selector.select(wait / 1_000_000);
+            } else {
+                ready = selector.selectNow();
+                if (ready == 0 && wait > 0) {
+                    LockSupport.parkNanos(Math.min(wait, 100_000));
+                }
+            }
+            if (ready > 0) {
+                Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+                while (keys.hasNext()) {
+                    SelectionKey key = keys.next();
+                    keys.remove();
+                    handle((HttpConnection) key.attachment(), key);
+                }
+            }
+        }
+    }
+
+    /** A new connection of this loop, not connected yet. {@code lane}: the user's own, or null to borrow one per request. */
+    HttpConnection newConnection(RequestStream lane) {
+        HttpConnection conn = new HttpConnection(lane, step.hostHeader);
+        conns.add(conn);
+        return conn;
+    }
+
+    void connect(HttpConnection conn, boolean blocking) throws IOException {
+        SocketChannel channel = SocketChannel.open();
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        conn.channel = channel;
+        conn.parser.reset();
+        conn.busy = false;
+        if (blocking) {
+            channel.connect(step.target.address());
+            channel.configureBlocking(false);
+            conn.key = channel.register(selector, 0, conn);
+        } else {
+            channel.configureBlocking(false);
+            boolean connected = channel.connect(step.target.address());
+            conn.key = channel.register(selector, connected ? 0 : SelectionKey.OP_CONNECT, conn);
+            if (connected) {
+                connected(conn, System.nanoTime());
+            }
+        }
+        open++;
+        peakConnections = Math.max(peakConnections, open);
+    }
+
+    private void connected(HttpConnection conn, long now) {
+        conn.key.interestOps(0);
+        model.connected(conn, now);
+    }
+
+    private void handle(HttpConnection conn, SelectionKey key) {
+        long now = System.nanoTime();
+        try {
+            if (!key.isValid()) {
+                return;
+            }
+            if (key.isConnectable()) {
+                if (conn.channel.finishConnect()) {
+                    connected(conn, now);
+                }
+                return;
+            }
+            if (key.isWritable()) {
+                writeSome(conn);
+            }
+            if (key.isValid() && key.isReadable()) {
+                readSome(conn, now);
+            }
+        } catch (IOException | RuntimeException e) {
+            broken(conn, e.getClass().getSimpleName() + ": " + e.getMessage(), now);
+        }
+    }
+
+    /** Sends {@code conn}'s next request, meant to start at {@code startNanos}. */
+    void send(HttpConnection conn, long startNanos, long now) {
+        RequestStream lane = conn.ownsLane ? conn.lane : step.lanes.borrow();
+        conn.lane = lane;
+        RequestSpec spec = lane.next();
+        conn.spec = spec;
+        conn.startNanos = startNanos;
+        conn.sentNanos = now;
+        conn.busy = true;
+        conn.out = conn.encoder.encode(spec, spec.sendIfMatch() ? step.etags.get(lane) : null);
+        try {
+            writeSome(conn);
+        } catch (IOException e) {
+            broken(conn, "write: " + e.getMessage(), now);
+        }
+    }
+
+    private void writeSome(HttpConnection conn) throws IOException {
+        conn.channel.write(conn.out);
+        conn.key.interestOps(conn.out.hasRemaining() ? SelectionKey.OP_WRITE | SelectionKey.OP_READ : SelectionKey.OP_READ);
+    }
+
+    private void readSome(HttpConnection conn, long now) throws IOException {
+        while (true) {
+            readBuffer.clear();
+            int n = conn.channel.read(readBuffer);
+            if (n < 0) {
+                broken(conn, "connection closed by the server", now);
+                return;
+            }
+            if (n == 0) {
+                return;
+            }
+            readBuffer.flip();
+            conn.parser.append(readBuffer);
+            if (!conn.busy) {
+                throw new IOException("unexpected bytes from the server while idle");
+            }
+            if (conn.parser.complete()) {
+                completed(conn, now);
+                return;
+            }
+        }
+    }
+
+    private void completed(HttpConnection conn, long now) {
+        HttpResponseParser parser = conn.parser;
+        RequestSpec spec = conn.spec;
+        String failure = spec.failure(parser.status(), parser::header, parser.body());
+        boolean ok = failure == null;
+        RequestStream lane = conn.lane;
+        if (ok && spec.captureEtag()) {
+            String etag = parser.header("ETag");
+            if (etag != null) {
+                step.etags.put(lane, etag);
+            }
+        }
+        lane.completed(spec, ok);
+        if (!conn.ownsLane) {
+            step.lanes.release(lane);
+            conn.lane = null;
+        }
+        if (now < end) {
+            measured.request(conn.startNanos, conn.sentNanos, now);
+            if (!ok) {
+                error(spec.name() + ": " + failure);
+            }
+        }
+        conn.busy = false;
+        boolean close = parser.connectionClose();
+        parser.reset();
+        if (close) {
+            closeQuietly(conn);
+            model.lost(conn, now, 0);
+            return;
+        }
+        free(conn, now);
+    }
+
+    /** {@code conn} has no request in flight: the model gives it the next one, unless the window has closed. */
+    void free(HttpConnection conn, long now) {
+        if (now >= end) {
+            conn.key.interestOps(0);
+            return;
+        }
+        model.next(conn, now);
+    }
+
+    private void broken(HttpConnection conn, String why, long now) {
+        if (now < end && now >= start) {
+            if (conn.busy) {
+                measured.request(conn.startNanos, conn.sentNanos, now);
+                error((conn.spec != null ? conn.spec.name() + ": " : "") + why);
+            } else if (!why.startsWith("connection closed")) {
+                error(why);
+            }
+        }
+        if (conn.busy && conn.lane != null) {
+            conn.lane.completed(conn.spec, false);
+            if (!conn.ownsLane) {
+                step.lanes.release(conn.lane);
+                conn.lane = null;
+            }
+        }
+        conn.busy = false;
+        closeQuietly(conn);
+        model.lost(conn, now, RECONNECT_BACKOFF_NANOS);
+    }
+
+    /** Reconnects {@code conn} after {@code backoff} (at once when 0). */
+    void reconnectLater(HttpConnection conn, long now, long backoff) {
+        conn.reconnectAt = now + backoff;
+        reconnect.add(conn);
+        if (backoff == 0) {
+            housekeepReconnects(now);
+        }
+    }
+
+    private void housekeeping(long now) {
+        housekeepReconnects(now);
+        for (HttpConnection conn : new ArrayList<>(conns)) {
+            if (conn.busy && now - conn.startNanos > step.timeoutNanos && conn.channel != null) {
+                broken(conn, "no response within " + step.timeoutNanos / 1_000_000 + " ms", now);
+            }
+        }
+    }
+
+    private void housekeepReconnects(long now) {
+        int n = reconnect.size();
+        for (int i = 0; i < n; i++) {
+            HttpConnection conn = reconnect.pollFirst();
+            if (conn.reconnectAt > now) {
+                reconnect.addLast(conn);
+                continue;
+            }
+            try {
+                connect(conn, false);
+            } catch (IOException e) {
+                error("connect: " + e.getMessage());
+                conn.reconnectAt = now + RECONNECT_BACKOFF_NANOS;
+                reconnect.addLast(conn);
+            }
+        }
+    }
+
+    /** Forgets a connection for good (it is closed already, or was never connected). */
+    void discard(HttpConnection conn) {
+        conns.remove(conn);
+    }
+
+    private void closeQuietly(HttpConnection conn) {
+        if (conn.channel != null) {
+            try {
+                conn.channel.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+            conn.channel = null;
+            open--;
+        }
+        conn.parser.reset();
+    }
+
+    void error(String reason) {
+        measured.error(reason);
+    }
+
+    long inFlightAtEnd() {
+        long n = 0;
+        for (HttpConnection conn : conns) {
+            if (conn.busy) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    void closeAll() {
+        for (HttpConnection conn : conns) {
+            if (conn.channel != null) {
+                try {
+                    conn.channel.close();
+                } catch (IOException ignored) {
+                    // closing anyway
+                }
+                conn.channel = null;
+            }
+        }
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+}

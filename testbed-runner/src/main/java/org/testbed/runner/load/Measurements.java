@@ -1,0 +1,97 @@
+package org.testbed.runner.load;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What the window counted: requests per second of the window, errors with their reasons, and three
+ * HdrHistograms (microseconds, 3 significant digits) of each request: latency from its intended
+ * start, latency from its actual send, and the lag between the two. Each event loop keeps its own,
+ * written by the loop's thread only; the coordinator reads the per-second counts while the loop
+ * runs (they are atomic for that) and everything else once the loop has finished.
+ */
+final class Measurements {
+    static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(1);
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    /** Distinct failure reasons an event loop keeps; further ones are only counted. */
+    private static final int MAX_REASONS = 8;
+
+    /** From the intended start: what a user arriving on schedule waits (no coordinated omission). */
+    final Histogram latency = new Histogram(HIGHEST_MICROS, 3);
+    /** From the actual send: leaves out the time a request waited for the driver (uncorrected). */
+    final Histogram uncorrected = new Histogram(HIGHEST_MICROS, 3);
+    /** Actual send minus intended start: how far the driver fell behind its schedule. */
+    final Histogram scheduleLag = new Histogram(HIGHEST_MICROS, 3);
+    final Map<String, Long> failures = new LinkedHashMap<>();
+    private final AtomicLongArray perSecond;
+    private long windowStart;
+    long requests;
+    long errors;
+
+    /** {@code seconds}: how many per-second windows to count in (the longest the window may last, rounded up). */
+    Measurements(int seconds) {
+        this.perSecond = new AtomicLongArray(Math.max(1, seconds));
+    }
+
+    void windowStart(long start) {
+        this.windowStart = start;
+    }
+
+    /**
+     * A response (or a failure in its place) at {@code now} to a request meant to start at
+     * {@code intended} and sent at {@code sent}.
+     */
+    void request(long intended, long sent, long now) {
+        requests++;
+        record(latency, now - intended);
+        record(uncorrected, now - sent);
+        record(scheduleLag, sent - intended);
+        int second = (int) Math.min(perSecond.length() - 1, Math.max(0, (now - windowStart) / SECOND));
+        // One writer (this loop's thread): a plain read and a release write are enough for the reader.
+        perSecond.setRelease(second, perSecond.getPlain(second) + 1);
+    }
+
+    private static void record(Histogram histogram, long nanos) {
+        histogram.recordValue(Math.min(Math.max(0, nanos / 1000), HIGHEST_MICROS));
+    }
+
+    void error(String reason) {
+        errors++;
+        if (failures.size() < MAX_REASONS || failures.containsKey(reason)) {
+            failures.merge(reason, 1L, Long::sum);
+        }
+    }
+
+    /** Requests counted in second {@code i} of the window so far; safe from any thread. */
+    long completedInSecond(int i) {
+        return perSecond.get(i);
+    }
+
+    /**
+     * The counts of the first {@code seconds} windows. Any counted in a later one (a response that
+     * raced an early stop) go to the last, so that the counts always add up to {@link #requests}.
+     */
+    long[] perSecond(int seconds) {
+        long[] counts = new long[Math.max(1, Math.min(seconds, perSecond.length()))];
+        for (int i = 0; i < perSecond.length(); i++) {
+            counts[Math.min(i, counts.length - 1)] += perSecond.get(i);
+        }
+        return counts;
+    }
+
+    /** Adds another loop's measurements to these (both with as many windows). */
+    void add(Measurements other) {
+        latency.add(other.latency);
+        uncorrected.add(other.uncorrected);
+        scheduleLag.add(other.scheduleLag);
+        requests += other.requests;
+        errors += other.errors;
+        other.failures.forEach((k, v) -> failures.merge(k, v, Long::sum));
+        for (int i = 0; i < perSecond.length(); i++) {
+            perSecond.addAndGet(i, other.perSecond.get(i));
+        }
+    }
+}

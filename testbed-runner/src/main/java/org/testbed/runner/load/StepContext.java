@@ -1,0 +1,30 @@
+package org.testbed.runner.load;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.testbed.scenario.LanePool;
+import org.testbed.scenario.RequestStream;
+import org.testbed.scenario.Workload;
+
+/** What the event loops of one step share. */
+final class StepContext {
+    final Target target;
+    final Workload workload;
+    /** Open model: the lanes arriving users borrow. */
+    final LanePool lanes;
+    /** The last ETag each lane saw, for its next If-Match. */
+    final Map<RequestStream, String> etags = new ConcurrentHashMap<>();
+    final long timeoutNanos;
+    final int maxConnections;
+    final byte[] hostHeader;
+
+    StepContext(Target target, Workload workload, long timeoutNanos, int maxConnections) {
+        this.target = target;
+        this.workload = workload;
+        this.lanes = new LanePool(workload);
+        this.timeoutNanos = timeoutNanos;
+        this.maxConnections = maxConnections;
+        this.hostHeader = ("Host: " + target.authority() + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+    }
+}
