@@ -27,11 +27,17 @@ public final class SteadyState {
     }
 
     /**
-     * Whether the warm-up may stop: the last {@value #SETTLE_WINDOWS} windows are within
-     * {@code tolerance} of each other ((max − min) / mean), and their mean is not above the mean
-     * of the {@value #SETTLE_WINDOWS} windows before them by more than {@code tolerance} (throughput
-     * no longer rising). Needs at least 2 × {@value #SETTLE_WINDOWS} windows; a window that is NaN,
-     * zero or negative (no throughput yet) among the last six means not settled.
+     * Whether the warm-up may stop: throughput is no longer rising, that is the mean of the last
+     * {@value #SETTLE_WINDOWS} windows is not above the mean of the {@value #SETTLE_WINDOWS} before
+     * them by more than {@code tolerance}; and the last windows are flat, that is within
+     * {@code tolerance} of each other ((max − min) / mean), or scattered no wider than the three
+     * before them (a steady scatter, not a change). The second form of flatness matters on real
+     * machines: windows of a small VM scatter by ±5 %, and a closed model whose users all wait the
+     * same 150 ms completes in waves that alias with 1-second windows (2400, 2800, 2400, ... req/s),
+     * so a fixed few per cent would keep such a warm-up going to its maximum. Needs at least
+     * 2 × {@value #SETTLE_WINDOWS} windows; a window that is NaN, zero or negative (no throughput
+     * yet) among the last six means not settled; an outlier among the last three widens their
+     * range and so waits until it is out of them.
      *
      * <p>Meant to be called once per second with all the windows so far (only the last six are
      * read); the caller bounds the warm-up by a maximum, for a server that never settles.
@@ -53,11 +59,13 @@ public final class SteadyState {
             }
         }
         double lastMean = mean(last);
-        double min = Arrays.stream(last).min().orElseThrow();
-        double max = Arrays.stream(last).max().orElseThrow();
-        boolean flat = (max - min) / lastMean <= tolerance;
+        boolean flat = range(last) / lastMean <= tolerance || range(last) <= range(before);
         boolean notRising = lastMean <= mean(before) * (1 + tolerance);
         return flat && notRising;
+    }
+
+    private static double range(double[] w) {
+        return Arrays.stream(w).max().orElseThrow() - Arrays.stream(w).min().orElseThrow();
     }
 
     /**
@@ -65,9 +73,11 @@ public final class SteadyState {
      * median of the last third. Medians, so that one outlier window (a GC pause, a hiccup of the
      * machine) does not flag the step. Flagged not steady when the relative difference exceeds the
      * larger of {@link #MIN_TREND} and a noise term from the windows' own scatter:
-     * {@value #TREND_SIGMAS} × σ / √k relative to the first third's median, with σ = 1.4826 × the
-     * median absolute deviation of the windows of both thirds, each from its own third's median
-     * (so a trend does not inflate its own noise estimate), and k windows in a third.
+     * {@value #TREND_SIGMAS} × σ / √k relative to the first third's median, with k windows in a
+     * third and σ estimated from the differences of successive windows (1.4826 × their median
+     * absolute value / √2): differences cancel a slow trend, so a trend does not inflate its own
+     * noise estimate, and unlike the scatter within a third they exist even when a third is a
+     * single window (a 5 s step).
      *
      * <p>With fewer than 3 windows there is nothing to compare and the step counts as steady. NaN
      * windows are ignored.
@@ -81,16 +91,13 @@ public final class SteadyState {
             double m = MedianInterval.median(w);
             return new Trend(m, m, 0, MIN_TREND, true);
         }
-        double[] first = Arrays.copyOfRange(w, 0, k);
-        double[] last = Arrays.copyOfRange(w, w.length - k, w.length);
-        double firstMedian = MedianInterval.median(first);
-        double lastMedian = MedianInterval.median(last);
-        double[] deviations = new double[2 * k];
-        for (int i = 0; i < k; i++) {
-            deviations[i] = Math.abs(first[i] - firstMedian);
-            deviations[k + i] = Math.abs(last[i] - lastMedian);
+        double firstMedian = MedianInterval.median(Arrays.copyOfRange(w, 0, k));
+        double lastMedian = MedianInterval.median(Arrays.copyOfRange(w, w.length - k, w.length));
+        double[] steps = new double[w.length - 1];
+        for (int i = 1; i < w.length; i++) {
+            steps[i - 1] = Math.abs(w[i] - w[i - 1]);
         }
-        double sigma = 1.4826 * MedianInterval.median(deviations);
+        double sigma = 1.4826 * MedianInterval.median(steps) / Math.sqrt(2);
         if (!(firstMedian > 0)) {
             // No throughput at the start: steady only if there was none at the end either.
             boolean flat = !(lastMedian > 0);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Locale;
 import org.testbed.runner.csv.ResultRow;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.StepRecord;
@@ -22,6 +23,7 @@ import org.testbed.runner.load.WrkDriver;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.ProcStatus;
 import org.testbed.runner.stats.Spread;
+import org.testbed.runner.stats.SteadyState;
 import org.testbed.scenario.Workload;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantProcess;
@@ -87,19 +89,29 @@ final class StepMeasurement {
         String raw = settings.out().relativize(rawFile).toString();
         String flame = flameFile == null ? "" : settings.out().relativize(flameFile).toString();
         int delayMs = workload.name().equals("delay") ? settings.delayMs() : 0;
-        boolean steady = true;
+        SteadyState.Trend trend = SteadyState.trend(result.windowRps());
+        boolean steady = trend.steady();
+        double uncorrectedP99 = level.isOpen() ? result.uncorrected().p99() : Double.NaN;
+        double lagP99 = level.isOpen() ? result.scheduleLagP99Ms() : Double.NaN;
         StepRecord step = new StepRecord(variant.name(), workload.name(), row.concurrency(), row.targetRps(),
                 result.driver(), result.driverCpuMs(), load.driverPct(), load.memcachedPct(), load.loadBusyPct(),
                 load.serverBusyPct(), load.stealPct(), load.otherLoadPct(), load.loadSidePct(), load.saturated(),
                 result.peakConnections(), settings.pinning().serverCpus(), settings.pinning().loadCpus(), delayMs,
                 settings.threads(), raw, flame, 1, Spread.single(row.rps()), Spread.single(row.latP99Ms()),
-                Spread.single(row.cpuMsPerReq()), warmupS, steady ? 0 : 1, Double.NaN, Double.NaN);
+                Spread.single(row.cpuMsPerReq()), warmupS, steady ? 0 : 1, uncorrectedP99, lagP99);
         SampleRecord sample = new SampleRecord(variant.name(), workload.name(), row.concurrency(), row.targetRps(), repeat,
-                row.rps(), row.latP99Ms(), row.cpuMsPerReq(), row.errors(), Double.NaN, Double.NaN, warmupS, steady, raw);
+                row.rps(), row.latP99Ms(), row.cpuMsPerReq(), row.errors(), uncorrectedP99, lagP99, warmupS, steady, raw);
 
         Files.writeString(rawFile, RawStepLog.text(variant, pid, jdk.label(), workload.name(), level, repeat, startedAt,
-                before, after, memory.rssMb(), memory.vmHwmKb() / 1024.0, load, loadCpus, "", result), StandardCharsets.UTF_8);
+                before, after, memory.rssMb(), memory.vmHwmKb() / 1024.0, load, loadCpus, steadiness(trend, warmupS), result), StandardCharsets.UTF_8);
         return new Sample(row, step, sample);
+    }
+
+    private static String steadiness(SteadyState.Trend trend, double warmupS) {
+        return String.format(Locale.ROOT, "after %.1f s of warm-up; throughput over the window: first third %.0f req/s,"
+                        + " last third %.0f req/s, change %+.1f%% against a threshold of %.1f%%: %s", warmupS,
+                trend.firstMedian(), trend.lastMedian(), 100 * trend.change(), 100 * trend.threshold(),
+                trend.steady() ? "steady" : "NOT STEADY (still trending; its figures describe a moving target)");
     }
 
     private Path stopFlamegraph(Variant variant, long pid, String slug) throws IOException {

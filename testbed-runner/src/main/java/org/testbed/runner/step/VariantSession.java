@@ -5,15 +5,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.load.Level;
+import org.testbed.runner.load.LoadResult;
 import org.testbed.runner.load.NioHttpDriver;
 import org.testbed.runner.load.Scenarios;
 import org.testbed.runner.load.Target;
+import org.testbed.runner.stats.SteadyState;
 import org.testbed.scenario.Workload;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantProcess;
@@ -107,16 +110,22 @@ final class VariantSession {
         return command;
     }
 
-    /** Unmeasured load before a scenario's first step; returns the seconds it ran. */
+    /**
+     * Unmeasured load before a scenario's first step, until throughput in consecutive 1-second
+     * windows has stopped rising ({@link SteadyState#settled}), at most {@code --warmup}: a fixed
+     * short warm-up measures the JIT (Spring on one core is still 10 % slower after 10 s), a fixed
+     * long one wastes minutes on servers that settle in seconds. Returns the seconds it ran.
+     */
     private double warmUp(Target target, Workload workload, List<Level> levels) throws IOException, InterruptedException {
         if (settings.warmup().isZero()) {
             return 0;
         }
         int users = Math.min(WARMUP_MAX_USERS, levels.stream()
                 .mapToInt(l -> l.isOpen() ? WARMUP_MAX_USERS : l.concurrency()).max().orElse(WARMUP_MAX_USERS));
-        new NioHttpDriver(settings.timeout(), settings.maxConnections()).run(target, workload, Level.closed(users),
-                settings.warmup(), settings.pinning().loadCpuCount());
+        LoadResult result = new NioHttpDriver(settings.timeout(), settings.maxConnections()).run(target, workload,
+                Level.closed(users), settings.warmup(), settings.pinning().loadCpuCount(),
+                completed -> SteadyState.settled(Arrays.stream(completed).asDoubleStream().toArray()));
         progress.planned(settings.warmup());
-        return settings.warmup().toMillis() / 1000.0;
+        return result.seconds();
     }
 }

@@ -69,7 +69,21 @@ class SteadyStateTest {
         double[] nan = flat(8);
         nan[7] = Double.NaN;
         assertThat(SteadyState.settled(nan)).isFalse();
-        assertThat(SteadyState.settled(flat(8), 0.001)).isFalse();
+    }
+
+    @Test
+    void aTightToleranceWaitsWhileTheLastWindowsScatterWiderThanTheThreeBefore() {
+        double[] w = {1000, 1001, 1000, 990, 1010, 1000};
+        assertThat(SteadyState.settled(w, 0.001)).isFalse();
+        assertThat(SteadyState.settled(w, 0.03)).isTrue();
+    }
+
+    @Test
+    void wavesThatAliasWithTheWindowsSettle() {
+        // 400 users each waiting 150 ms complete in waves: 6 or 7 waves of 400 a second.
+        double[] waves = {900, 2000, 2400, 2800, 2400, 2800, 2400, 2800, 2400};
+        assertThat(settlesAfter(waves)).isBetween(7, 9);
+        assertThat(SteadyState.trend(new double[] {2400, 2800, 2400, 2800, 2800}).steady()).isTrue();
     }
 
     @Test
