@@ -74,10 +74,12 @@ public final class SteadyState {
      * machine) does not flag the step. Flagged not steady when the relative difference exceeds the
      * larger of {@link #MIN_TREND} and a noise term from the windows' own scatter:
      * {@value #TREND_SIGMAS} × σ / √k relative to the first third's median, with k windows in a
-     * third and σ estimated from the differences of successive windows (1.4826 × their median
-     * absolute value / √2): differences cancel a slow trend, so a trend does not inflate its own
-     * noise estimate, and unlike the scatter within a third they exist even when a third is a
-     * single window (a 5 s step).
+     * third and σ estimated from the second differences of successive windows
+     * (w<sub>i+1</sub> − 2w<sub>i</sub> + w<sub>i−1</sub>; 1.4826 × their median absolute value / √6
+     * for independent noise): second differences cancel a linear trend, so a trend does not inflate
+     * its own noise estimate (first differences would: a steady climb of 2000 req/s a second looks
+     * like 2000 req/s of noise to them), and unlike the scatter within a third they exist even when
+     * a third is a single window (a 5 s step).
      *
      * <p>With fewer than 3 windows there is nothing to compare and the step counts as steady. NaN
      * windows are ignored.
@@ -93,11 +95,11 @@ public final class SteadyState {
         }
         double firstMedian = MedianInterval.median(Arrays.copyOfRange(w, 0, k));
         double lastMedian = MedianInterval.median(Arrays.copyOfRange(w, w.length - k, w.length));
-        double[] steps = new double[w.length - 1];
-        for (int i = 1; i < w.length; i++) {
-            steps[i - 1] = Math.abs(w[i] - w[i - 1]);
+        double[] curvature = new double[w.length - 2];
+        for (int i = 1; i < w.length - 1; i++) {
+            curvature[i - 1] = Math.abs(w[i + 1] - 2 * w[i] + w[i - 1]);
         }
-        double sigma = 1.4826 * MedianInterval.median(steps) / Math.sqrt(2);
+        double sigma = 1.4826 * MedianInterval.median(curvature) / Math.sqrt(6);
         if (!(firstMedian > 0)) {
             // No throughput at the start: steady only if there was none at the end either.
             boolean flat = !(lastMedian > 0);

@@ -87,6 +87,16 @@ class SteadyStateTest {
     }
 
     @Test
+    void aStepStillClimbingAfterItsWarmUpIsNotSteady() {
+        // Seen: spring-tomcat-virtual on one core, 5 s at 64 users after a 20 s warm-up.
+        SteadyState.Trend t = SteadyState.trend(new double[] {8470, 10921, 13574, 14408, 13475});
+        assertThat(t.steady()).isFalse();
+        assertThat(t.change()).isGreaterThan(0.5);
+        // Seen: a delay step whose windows scatter by a few per cent.
+        assertThat(SteadyState.trend(new double[] {2400, 2469, 2693, 2664, 2632}).steady()).isTrue();
+    }
+
+    @Test
     void aFlatStepIsSteady() {
         SteadyState.Trend t = SteadyState.trend(flat(30));
         assertThat(t.steady()).isTrue();
