@@ -55,7 +55,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "TIME", description = "Measured time per step, e.g. 10s (default: the profile's)")
     String duration;
 
-    @Option(names = "--warmup", paramLabel = "TIME", description = "Unmeasured load per scenario before its first step (default: the profile's)")
+    @Option(names = "--warmup", paramLabel = "TIME", description = "The longest warm-up: unmeasured load per scenario before its first step, ended once throughput"
+                    + " in 1-second windows has stopped rising (default: the profile's)")
     String warmup;
 
     @Option(names = "--repeat", paramLabel = "N",
@@ -65,8 +66,9 @@ final class RunCommand implements Callable<Integer> {
     Integer repeat;
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
-            description = "default (every variant at a few levels, < 10 min on 2 cores) or seed (the studies: staircase"
-                    + " 50..1100 step 50, 60 s per level after 300 s warm-up, then 5000 req/s for 60 s on a 150 ms delay)")
+            description = "default (every variant, the mix at 64 users and the delay at 400, 5 s steps, 3 passes; about"
+                    + " DEFAULT_MINUTES min on 2 cores) or seed (the studies: staircase 50..1100 step 50, 60 s per level, then 5000"
+                    + " req/s for 60 s on a 150 ms delay, warm-ups of up to 300 s, 3 passes; hours)")
     String profile;
 
     @Option(names = "--java", paramLabel = "PATH",

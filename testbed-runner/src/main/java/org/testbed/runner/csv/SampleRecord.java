@@ -18,15 +18,18 @@ import java.util.Map;
  * @param warmupS the warm-up (seconds of load) the server had before this scenario's first step
  * @param steady false when the step's own 1-second windows still trended (see {@code SteadyState})
  * @param raw the sample's raw output file, relative to the run folder
+ * @param warmupSettled whether that warm-up reached the server's steady state before its limit
+ *                      (throughput no longer rising, JIT quiet); false: the sample may have measured a
+ *                      JVM still compiling
  */
 public record SampleRecord(String variant, String scenario, int concurrency, double targetRps, int repeat,
                            double rps, double latP99Ms, double cpuMsPerReq, long errors,
                            double latP99UncorrectedMs, double scheduleLagP99Ms, double warmupS, boolean steady,
-                           String raw) {
+                           String raw, boolean warmupSettled) {
 
     public static final List<String> COLUMNS = List.of("variant", "scenario", "concurrency", "target_rps", "repeat",
             "rps", "lat_p99_ms", "cpu_ms_per_req", "errors", "lat_p99_uncorrected_ms", "schedule_lag_p99_ms",
-            "warmup_s", "steady", "raw");
+            "warmup_s", "steady", "raw", "warmup_settled");
 
     public ResultRow.StepKey key() {
         return new ResultRow.StepKey(variant, scenario, concurrency, targetRps);
@@ -36,7 +39,8 @@ public record SampleRecord(String variant, String scenario, int concurrency, dou
         return List.of(variant, scenario, Integer.toString(concurrency), ResultRow.num(targetRps, 1),
                 Integer.toString(repeat), ResultRow.num(rps, 1), ResultRow.num(latP99Ms, 3),
                 ResultRow.num(cpuMsPerReq, 5), Long.toString(errors), ResultRow.num(latP99UncorrectedMs, 3),
-                ResultRow.num(scheduleLagP99Ms, 3), ResultRow.num(warmupS, 1), Boolean.toString(steady), raw);
+                ResultRow.num(scheduleLagP99Ms, 3), ResultRow.num(warmupS, 1), Boolean.toString(steady), raw,
+                Boolean.toString(warmupSettled));
     }
 
     public static SampleRecord of(Map<String, String> v) {
@@ -44,7 +48,7 @@ public record SampleRecord(String variant, String scenario, int concurrency, dou
                 (int) d(v, "repeat", 1), d(v, "rps", Double.NaN), d(v, "lat_p99_ms", Double.NaN),
                 d(v, "cpu_ms_per_req", Double.NaN), (long) d(v, "errors", 0), d(v, "lat_p99_uncorrected_ms", Double.NaN),
                 d(v, "schedule_lag_p99_ms", Double.NaN), d(v, "warmup_s", Double.NaN),
-                !"false".equals(v.get("steady")), v.getOrDefault("raw", ""));
+                !"false".equals(v.get("steady")), v.getOrDefault("raw", ""), !"false".equals(v.get("warmup_settled")));
     }
 
     private static double d(Map<String, String> v, String k, double absent) {

@@ -39,13 +39,16 @@ import org.testbed.runner.stats.Spread;
  * @param notSteadySamples how many of the samples still trended within their own window
  * @param latP99UncorrectedMs open model: median p99 from the actual send (as wrk2 -U); NaN when closed
  * @param scheduleLagP99Ms open model: median p99 of how late the driver sent after the intended start; NaN when closed
+ * @param warmupUnsettledSamples how many of the samples followed a warm-up that reached its limit before the
+ *                               server was steady (throughput still rising or the JIT still compiling)
  */
 public record StepRecord(String variant, String scenario, int concurrency, double targetRps, String driver,
                          double driverCpuMs, double driverCpuPct, double memcachedCpuPct, double loadCpusBusyPct, double serverCpusBusyPct,
                          double stealPct, double otherLoadPct, double loadSidePct, boolean loadSaturated, int peakConnections,
                          String serverCpus, String loadCpus, int delayMs, int threads, String raw, String flamegraph,
                          int repeats, Spread rps, Spread p99, Spread cpu, double warmupS, int notSteadySamples,
-                         double latP99UncorrectedMs, double scheduleLagP99Ms) {
+                         double latP99UncorrectedMs, double scheduleLagP99Ms,
+                         int warmupUnsettledSamples) {
 
     public static final List<String> COLUMNS = List.of("variant", "scenario", "concurrency", "target_rps", "driver",
             "driver_cpu_ms", "driver_cpu_pct", "memcached_cpu_pct", "load_cpus_busy_pct", "server_cpus_busy_pct", "steal_pct", "other_load_pct", "load_side_pct", "load_saturated", "peak_connections", "server_cpus", "load_cpus",
@@ -53,7 +56,8 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
             "rps_min", "rps_max", "rps_ci_low", "rps_ci_high",
             "lat_p99_min_ms", "lat_p99_max_ms", "lat_p99_ci_low_ms", "lat_p99_ci_high_ms",
             "cpu_ms_per_req_min", "cpu_ms_per_req_max", "cpu_ms_per_req_ci_low", "cpu_ms_per_req_ci_high",
-            "ci_confidence", "warmup_s", "steady", "not_steady_samples", "lat_p99_uncorrected_ms", "schedule_lag_p99_ms");
+            "ci_confidence", "warmup_s", "steady", "not_steady_samples", "lat_p99_uncorrected_ms", "schedule_lag_p99_ms",
+            "warmup_unsettled_samples");
 
     /** Whether every sample of the step was steady within its own window. */
     public boolean steady() {
@@ -76,7 +80,8 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
                 ResultRow.num(p99.min(), 3), ResultRow.num(p99.max(), 3), ResultRow.num(p99.ciLow(), 3), ResultRow.num(p99.ciHigh(), 3),
                 ResultRow.num(cpu.min(), 5), ResultRow.num(cpu.max(), 5), ResultRow.num(cpu.ciLow(), 5), ResultRow.num(cpu.ciHigh(), 5),
                 ResultRow.num(rps.confidence(), 4), ResultRow.num(warmupS, 1), Boolean.toString(steady()),
-                Integer.toString(notSteadySamples), ResultRow.num(latP99UncorrectedMs, 3), ResultRow.num(scheduleLagP99Ms, 3));
+                Integer.toString(notSteadySamples), ResultRow.num(latP99UncorrectedMs, 3), ResultRow.num(scheduleLagP99Ms, 3),
+                Integer.toString(warmupUnsettledSamples));
     }
 
     public static StepRecord of(Map<String, String> v) {
@@ -89,7 +94,7 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
                 (int) num(v, "threads"), v.getOrDefault("raw", ""), v.getOrDefault("flamegraph", ""),
                 Math.max(1, (int) num(v, "repeats")), spread(v, "rps_", ""), spread(v, "lat_p99_", "_ms"),
                 spread(v, "cpu_ms_per_req_", ""), nan(v, "warmup_s"), (int) num(v, "not_steady_samples"),
-                nan(v, "lat_p99_uncorrected_ms"), nan(v, "schedule_lag_p99_ms"));
+                nan(v, "lat_p99_uncorrected_ms"), nan(v, "schedule_lag_p99_ms"), (int) num(v, "warmup_unsettled_samples"));
     }
 
     /** A spread from its columns; a steps.csv from before repeats has none (read as unknown). */

@@ -15,7 +15,7 @@ public final class SteadyState {
     public static final double WARMUP_TOLERANCE = 0.03;
     /** The smallest trend flagged within a measured step (5 %). */
     public static final double MIN_TREND = 0.05;
-    /** How many noise scales (of a third's median) a trend must exceed to be flagged. */
+    /** How many standard errors of the difference of the two thirds' medians a trend must exceed to be flagged. */
     public static final double TREND_SIGMAS = 3;
 
     private SteadyState() {
@@ -73,8 +73,8 @@ public final class SteadyState {
      * median of the last third. Medians, so that one outlier window (a GC pause, a hiccup of the
      * machine) does not flag the step. Flagged not steady when the relative difference exceeds the
      * larger of {@link #MIN_TREND} and a noise term from the windows' own scatter:
-     * {@value #TREND_SIGMAS} × σ / √k relative to the first third's median, with k windows in a
-     * third and σ estimated from the second differences of successive windows
+     * {@value #TREND_SIGMAS} standard errors of the difference of the two medians
+     * (√2 × 1.2533 σ / √k; without the 1.2533 for k ≤ 2) relative to the first third's median, with k windows in a third and σ estimated from the second differences of successive windows
      * (w<sub>i+1</sub> − 2w<sub>i</sub> + w<sub>i−1</sub>; 1.4826 × their median absolute value / √6
      * for independent noise): second differences cancel a linear trend, so a trend does not inflate
      * its own noise estimate (first differences would: a steady climb of 2000 req/s a second looks
@@ -106,7 +106,11 @@ public final class SteadyState {
             return new Trend(firstMedian, lastMedian, flat ? 0 : Double.POSITIVE_INFINITY, MIN_TREND, flat);
         }
         double change = (lastMedian - firstMedian) / firstMedian;
-        double threshold = Math.max(MIN_TREND, TREND_SIGMAS * sigma / Math.sqrt(k) / firstMedian);
+        // The median of k windows scatters by σ / √k for k ≤ 2 (one window, or the mean of two) and
+        // by about 1.2533 σ / √k beyond; the difference of two such medians by √2 times that. A
+        // change counts beyond TREND_SIGMAS of those.
+        double medianScatter = (k <= 2 ? 1 : 1.2533) * sigma / Math.sqrt(k);
+        double threshold = Math.max(MIN_TREND, TREND_SIGMAS * Math.sqrt(2) * medianScatter / firstMedian);
         return new Trend(firstMedian, lastMedian, change, threshold, !(Math.abs(change) > threshold));
     }
 

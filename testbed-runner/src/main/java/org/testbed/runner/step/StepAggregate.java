@@ -46,7 +46,8 @@ record StepAggregate(ResultRow row, StepRecord step) {
                 d.peakConnections(), d.serverCpus(), d.loadCpus(), d.delayMs(), d.threads(), d.raw(), d.flamegraph(),
                 samples.size(), rps, p99, cpu, median(samples, s -> s.sample().warmupS()),
                 (int) samples.stream().filter(s -> !s.sample().steady()).count(),
-                median(samples, s -> s.sample().latP99UncorrectedMs()), median(samples, s -> s.sample().scheduleLagP99Ms()));
+                median(samples, s -> s.sample().latP99UncorrectedMs()), median(samples, s -> s.sample().scheduleLagP99Ms()),
+                (int) samples.stream().filter(s -> !s.sample().warmupSettled()).count());
         return new StepAggregate(row, step);
     }
 

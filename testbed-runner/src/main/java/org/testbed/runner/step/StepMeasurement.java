@@ -52,7 +52,7 @@ final class StepMeasurement {
     }
 
     Sample measure(Variant variant, VariantProcess server, JdkInfo jdk, Workload workload, Level level, Target target,
-                   int repeat, double warmupS) throws IOException, InterruptedException {
+                   int repeat, WarmUp warmUp) throws IOException, InterruptedException {
         LoadDriver driver = driverFor(workload, level);
         long pid = server.pid();
         Path home = jdk.home().isEmpty() ? null : Path.of(jdk.home());
@@ -98,18 +98,21 @@ final class StepMeasurement {
                 load.serverBusyPct(), load.stealPct(), load.otherLoadPct(), load.loadSidePct(), load.saturated(),
                 result.peakConnections(), settings.pinning().serverCpus(), settings.pinning().loadCpus(), delayMs,
                 settings.threads(), raw, flame, 1, Spread.single(row.rps()), Spread.single(row.latP99Ms()),
-                Spread.single(row.cpuMsPerReq()), warmupS, steady ? 0 : 1, uncorrectedP99, lagP99);
+                Spread.single(row.cpuMsPerReq()), warmUp.seconds(), steady ? 0 : 1, uncorrectedP99, lagP99,
+                warmUp.settled() ? 0 : 1);
         SampleRecord sample = new SampleRecord(variant.name(), workload.name(), row.concurrency(), row.targetRps(), repeat,
-                row.rps(), row.latP99Ms(), row.cpuMsPerReq(), row.errors(), uncorrectedP99, lagP99, warmupS, steady, raw);
+                row.rps(), row.latP99Ms(), row.cpuMsPerReq(), row.errors(), uncorrectedP99, lagP99, warmUp.seconds(), steady, raw,
+                warmUp.settled());
 
         Files.writeString(rawFile, RawStepLog.text(variant, pid, jdk.label(), workload.name(), level, repeat, startedAt,
-                before, after, memory.rssMb(), memory.vmHwmKb() / 1024.0, load, loadCpus, steadiness(trend, warmupS), result), StandardCharsets.UTF_8);
+                before, after, memory.rssMb(), memory.vmHwmKb() / 1024.0, load, loadCpus, steadiness(trend, warmUp), result), StandardCharsets.UTF_8);
         return new Sample(row, step, sample);
     }
 
-    private static String steadiness(SteadyState.Trend trend, double warmupS) {
-        return String.format(Locale.ROOT, "after %.1f s of warm-up; throughput over the window: first third %.0f req/s,"
-                        + " last third %.0f req/s, change %+.1f%% against a threshold of %.1f%%: %s", warmupS,
+    private static String steadiness(SteadyState.Trend trend, WarmUp warmUp) {
+        return String.format(Locale.ROOT, "after %.1f s of warm-up (%s); throughput over the window: first third %.0f req/s,"
+                        + " last third %.0f req/s, change %+.1f%% against a threshold of %.1f%%: %s", warmUp.seconds(),
+                warmUp.settled() ? "the server was steady" : "NOT SETTLED: it ended at the --warmup limit",
                 trend.firstMedian(), trend.lastMedian(), 100 * trend.change(), 100 * trend.threshold(),
                 trend.steady() ? "steady" : "NOT STEADY (still trending; its figures describe a moving target)");
     }

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,7 +15,6 @@ import org.testbed.runner.load.LoadResult;
 import org.testbed.runner.load.NioHttpDriver;
 import org.testbed.runner.load.Scenarios;
 import org.testbed.runner.load.Target;
-import org.testbed.runner.stats.SteadyState;
 import org.testbed.scenario.Workload;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantProcess;
@@ -72,7 +70,7 @@ final class VariantSession {
             for (Map.Entry<String, List<Level>> scenario : settings.scenarios().entrySet()) {
                 String name = scenario.getKey();
                 ServerReadiness.preload(server.baseUri(), scenarios.preload(scenarios.workload(name, keys + "-pre")));
-                double warmupS = warmUp(target, scenarios.workload(name, keys + "-warm-" + name), scenario.getValue());
+                WarmUp warmUp = warmUp(server, target, scenarios.workload(name, keys + "-warm-" + name), scenario.getValue());
                 planned += settings.warmup().toMillis();
                 for (Level level : scenario.getValue()) {
                     if (!server.isAlive()) {
@@ -80,7 +78,7 @@ final class VariantSession {
                     }
                     Workload workload = scenarios.workload(name, keys + "-" + name + "-" + level.slug());
                     try {
-                        Sample sample = measurement.measure(variant, server, jdk, workload, level, target, repeat, warmupS);
+                        Sample sample = measurement.measure(variant, server, jdk, workload, level, target, repeat, warmUp);
                         samples.add(sample);
                         recorder.record(sample);
                         progress.step(sample);
@@ -111,21 +109,25 @@ final class VariantSession {
     }
 
     /**
-     * Unmeasured load before a scenario's first step, until throughput in consecutive 1-second
-     * windows has stopped rising ({@link SteadyState#settled}), at most {@code --warmup}: a fixed
-     * short warm-up measures the JIT (Spring on one core is still 10 % slower after 10 s), a fixed
-     * long one wastes minutes on servers that settle in seconds. Returns the seconds it ran.
+     * Unmeasured load before a scenario's first step, until the server is steady
+     * ({@link WarmUpWatcher}: throughput no longer rising and the JIT quiet), at most
+     * {@code --warmup}: a fixed short warm-up measures the JIT, a fixed long one wastes minutes on
+     * servers that settle in seconds. The server stays on its own CPUs: letting its compiler use the
+     * load CPUs during the warm-up was tried, and ended in another state than a long pinned warm-up
+     * (spring-tomcat 24 k against 30 k req/s), so it would not measure the pinned server.
      */
-    private double warmUp(Target target, Workload workload, List<Level> levels) throws IOException, InterruptedException {
+    private WarmUp warmUp(VariantProcess server, Target target, Workload workload, List<Level> levels)
+            throws IOException, InterruptedException {
         if (settings.warmup().isZero()) {
-            return 0;
+            return new WarmUp(0, false);
         }
         int users = Math.min(WARMUP_MAX_USERS, levels.stream()
                 .mapToInt(l -> l.isOpen() ? WARMUP_MAX_USERS : l.concurrency()).max().orElse(WARMUP_MAX_USERS));
+        WarmUpWatcher watcher = new WarmUpWatcher(server.pid());
         LoadResult result = new NioHttpDriver(settings.timeout(), settings.maxConnections()).run(target, workload,
-                Level.closed(users), settings.warmup(), settings.pinning().loadCpuCount(),
-                completed -> SteadyState.settled(Arrays.stream(completed).asDoubleStream().toArray()));
+                Level.closed(users), settings.warmup(), settings.pinning().loadCpuCount(), watcher);
         progress.planned(settings.warmup());
-        return result.seconds();
+        progress.info("   warm-up " + workload.name() + ": " + watcher.describe(result.seconds()));
+        return new WarmUp(result.seconds(), watcher.settled());
     }
 }

@@ -82,7 +82,7 @@ class ComparisonTest {
     }
 
     static SampleRecord sample(String variant, int concurrency, int repeat, double rps, double p99, double cpu) {
-        return new SampleRecord(variant, "mix", concurrency, 0, repeat, rps, p99, cpu, 0, Double.NaN, Double.NaN, 5, true, "");
+        return new SampleRecord(variant, "mix", concurrency, 0, repeat, rps, p99, cpu, 0, Double.NaN, Double.NaN, 5, true, "", true);
     }
 
     /** Five repeats of a step, each figure scaled by its factor, with a small deterministic scatter. */

@@ -61,7 +61,7 @@ class ResultsCsvTest {
                 "raw/vertx/delay-c0400.txt", "", 3,
                 // steps.csv keeps the spread; the median itself is results.csv's figure, read back as unknown
                 new Spread(3, Double.NaN, 2600, 2680, 2600, 2680, 0.75), new Spread(3, Double.NaN, 151.2, 160.9, 151.2, 160.9, 0.75),
-                new Spread(3, Double.NaN, 0.041, 0.044, 0.041, 0.044, 0.75), 12.0, 1, Double.NaN, Double.NaN);
+                new Spread(3, Double.NaN, 0.041, 0.044, 0.041, 0.044, 0.75), 12.0, 1, Double.NaN, Double.NaN, 2);
         StepsCsv.append(file, step);
         assertThat(StepsCsv.read(file)).containsExactly(step);
         assertThat(StepsCsv.read(dir.resolve("absent.csv"))).isEmpty();

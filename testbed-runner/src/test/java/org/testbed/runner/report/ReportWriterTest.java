@@ -101,14 +101,14 @@ class ReportWriterTest {
             p99[i] = median.latP99Ms() / WOBBLE[i];
             cpu[i] = median.cpuMsPerReq() * WOBBLE[(i + 1) % repeats];
             samples.add(new SampleRecord(median.variant(), median.scenario(), median.concurrency(), median.targetRps(), i + 1,
-                    rps[i], p99[i], cpu[i], 0, Double.NaN, Double.NaN, step.warmupS(), i >= notSteady, ""));
+                    rps[i], p99[i], cpu[i], 0, Double.NaN, Double.NaN, step.warmupS(), i >= notSteady, "", true));
         }
         steps.add(new StepRecord(step.variant(), step.scenario(), step.concurrency(), step.targetRps(), step.driver(),
                 step.driverCpuMs(), step.driverCpuPct(), step.memcachedCpuPct(), step.loadCpusBusyPct(), step.serverCpusBusyPct(),
                 step.stealPct(), step.otherLoadPct(), step.loadSidePct(), step.loadSaturated(), step.peakConnections(),
                 step.serverCpus(), step.loadCpus(), step.delayMs(), step.threads(), step.raw(), step.flamegraph(), repeats,
                 MedianInterval.of(rps), MedianInterval.of(p99), MedianInterval.of(cpu), step.warmupS(), notSteady,
-                Double.NaN, Double.NaN));
+                Double.NaN, Double.NaN, 0));
     }
 
     private static ResultRow row(String variant, String mode, String scenario, int c, double rate, double rps, double p99, String jdk) {
@@ -120,7 +120,7 @@ class ReportWriterTest {
     private static StepRecord step(String variant, String scenario, int c, double rate, boolean saturated, int delay) {
         return new StepRecord(variant, scenario, c, rate, "testbed-nio", 900, saturated ? 60 : 30, saturated ? 37 : 10, saturated ? 99 : 60, 100, 0.5, 2, saturated ? 97 : 40, saturated, c, "0", "1",
                 delay, 200, "raw/" + variant + "/" + scenario + ".txt", "", 1, Spread.single(0), Spread.single(0),
-                Spread.single(0), variant.equals("vertx") ? 12 : 7, 0, Double.NaN, Double.NaN);
+                Spread.single(0), variant.equals("vertx") ? 12 : 7, 0, Double.NaN, Double.NaN, 0);
     }
 
     @Test

@@ -37,6 +37,7 @@ class StepAggregateTest {
         assertThat(step.loadSaturated()).as("saturated in any repeat").isTrue();
         assertThat(step.notSteadySamples()).isEqualTo(1);
         assertThat(step.steady()).isFalse();
+        assertThat(step.warmupUnsettledSamples()).as("repeat 2's warm-up hit its limit").isEqualTo(1);
         assertThat(step.raw()).as("the raw file of the median-throughput sample").isEqualTo("raw/v/mix-c0064-r3.txt");
     }
 
@@ -65,9 +66,9 @@ class StepAggregateTest {
                 user, sys, 200, 1, 2);
         StepRecord step = new StepRecord("v", "mix", 64, 0, "testbed-nio", 100, 40, 10, 60, 90, 0, 0, saturated ? 95 : 50,
                 saturated, 64, "0", "1", 0, 200, raw, "", 1, Spread.single(rps), Spread.single(p99),
-                Spread.single(user + sys), 8, steady ? 0 : 1, Double.NaN, Double.NaN);
+                Spread.single(user + sys), 8, steady ? 0 : 1, Double.NaN, Double.NaN, repeat == 2 ? 1 : 0);
         SampleRecord s = new SampleRecord("v", "mix", 64, 0, repeat, rps, p99, user + sys, errors, Double.NaN, Double.NaN,
-                8, steady, raw);
+                8, steady, raw, repeat != 2);
         return new Sample(row, step, s);
     }
 }
