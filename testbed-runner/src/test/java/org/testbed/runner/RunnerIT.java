@@ -3,14 +3,10 @@ package org.testbed.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.testbed.runner.csv.Csv;
@@ -33,16 +29,13 @@ class RunnerIT {
             "servlet-jetty-sync", "servlet-tomcat-async", "servlet-jetty-async", "spring-tomcat");
 
     private static Path root;
-    private static Path jar;
     private static Path run;
     private static List<String> variants;
     private static String output;
 
     @BeforeAll
     static void runTwoVariantsTwoSteps() throws Exception {
-        root = Path.of(System.getProperty("testbed.root", "..")).toAbsolutePath().normalize();
-        jar = Path.of(System.getProperty("testbed.runner.jar", "target/testbed-runner.jar")).toAbsolutePath();
-        assertThat(jar).as("the runner jar (built in the package phase)").isRegularFile();
+        root = RunnerJar.ROOT;
         VariantManifest manifest = VariantManifest.load(root.resolve(VariantManifest.FILE_NAME));
         variants = new ArrayList<>();
         for (String name : PREFERRED) {
@@ -53,7 +46,7 @@ class RunnerIT {
         }
         assertThat(variants).as("two variant jars packaged before this test (from " + PREFERRED + ")").hasSize(2);
         run = Path.of("target", "e2e-run").toAbsolutePath();
-        deleteRecursively(run);
+        RunnerJar.deleteRecursively(run);
         output = runner("run", "--root", root.toString(), "--variants", String.join(",", variants),
                 "--scenarios", "mix", "--concurrency", "4,16", "--duration", "2s", "--warmup", "1s",
                 "--run-id", "e2e", "--out", run.toString());
@@ -142,29 +135,6 @@ class RunnerIT {
     }
 
     private static String runner(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", jar.toString()));
-        command.addAll(Arrays.asList(args));
-        Path log = Files.createTempFile("runner", ".log");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!p.waitFor(150, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new IOException("runner " + args[0] + " did not finish in 150 s:\n" + Files.readString(log));
-        }
-        String out = Files.readString(log, StandardCharsets.UTF_8);
-        System.out.println(out);
-        assertThat(p.exitValue()).as("exit status of runner " + String.join(" ", args) + "\n" + out).isZero();
-        return out;
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-                Files.delete(p);
-            }
-        }
+        return RunnerJar.run(150, args);
     }
 }

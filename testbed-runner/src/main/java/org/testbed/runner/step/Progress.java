@@ -66,7 +66,8 @@ public final class Progress {
                 row.cpuMsPerReq(), step.loadSidePct(), step.loadSaturated() ? " SATURATED" : "",
                 step.otherLoadPct() > LoadAccounting.NOISE_PCT
                         ? String.format(Locale.ROOT, "  NOT QUIET (%.0f%% other load)", step.otherLoadPct()) : "",
-                sample.sample().steady() ? "" : "  NOT STEADY", row.errors() > 0 ? "  errors " + row.errors() : "",
+                (sample.sample().steady() ? "" : "  NOT STEADY") + (sample.sample().warmupSettled() ? "" : "  WARM-UP CUT SHORT"),
+                row.errors() > 0 ? "  errors " + row.errors() : "",
                 spread, eta());
         out.flush();
     }
@@ -84,7 +85,8 @@ public final class Progress {
                     row.variant(), row.scenario(), row.key().level(), row.rps(), step.rps().ciLow(), step.rps().ciHigh(),
                     row.latP99Ms(), step.p99().ciLow(), step.p99().ciHigh(), row.cpuMsPerReq(), step.cpu().ciLow(),
                     step.cpu().ciHigh(), step.repeats(), 100 * step.rps().confidence(),
-                    step.steady() ? "" : "  NOT STEADY x" + step.notSteadySamples(),
+                    (step.steady() ? "" : "  NOT STEADY x" + step.notSteadySamples())
+                            + (step.warmupUnsettledSamples() == 0 ? "" : "  WARM-UP CUT SHORT x" + step.warmupUnsettledSamples()),
                     step.loadSaturated() ? "  SATURATED" : "");
         }
         out.flush();

@@ -368,6 +368,13 @@
         'within the measured window (first third against last third of its 1-second windows). They are ringed in purple (dashed) on the charts and marked in the tables: ' +
         unsteady.map(function (r) { return r.variant + ' ' + r.scenario + ' ' + levelLabel(r); }).join(', ') + '.');
     }
+    var cutShort = rows.filter(function (r) { return r.step && num(r.step.warmupUnsettledSamples) > 0; });
+    if (cutShort.length) {
+      html('p', {'class': 'note flag', id: 'warmup-cut-short'}, main, cutShort.length + ' of ' + rows.length + ' steps followed a warm-up that reached ' +
+        'its --warmup limit before the server was steady (throughput still rising or the JIT still compiling): their figures may be those of a ' +
+        'JVM still warming up. Raise --warmup for them: ' +
+        cutShort.map(function (r) { return r.variant + ' ' + r.scenario + ' ' + levelLabel(r); }).join(', ') + '.');
+    }
     if (!withStep.some(function (r) { return r.step.repeats !== undefined; })) { return; }
     html('h2', {}, main, 'Variants: warm-up, repeats, steadiness');
     table(main, [{name: 'variant', l: 1}, {name: 'mode', l: 1}, {name: 'JDK', l: 1}, {name: 'warm-up used per scenario', l: 1}, 'repeats', 'steps', {name: 'not steady', l: 1}],
@@ -510,7 +517,8 @@
           s.stealPct !== undefined ? fmt(s.stealPct, 1) + '%' : '',
           s.otherLoadPct !== undefined ? {text: fmt(s.otherLoadPct, 0) + '%', cls: s.otherLoadPct > 15 ? 'bad' : ''} : '',
           s.repeats !== undefined ? s.repeats : '', spreadText(spreadOf(r, 'rps'), 1), spreadText(spreadOf(r, 'p99'), 3), spreadText(spreadOf(r, 'cpu'), 4),
-          steadyCell(r), isNaN(num(s.warmupS)) ? '' : fmt(num(s.warmupS), 1) + ' s',
+          steadyCell(r), isNaN(num(s.warmupS)) ? '' : (num(s.warmupUnsettledSamples) > 0
+            ? {text: fmt(num(s.warmupS), 1) + ' s, cut short in ' + num(s.warmupUnsettledSamples), cls: 'unsteady'} : fmt(num(s.warmupS), 1) + ' s'),
           s.raw ? {href: s.raw, text: 'raw'} : '', s.flamegraph ? {href: s.flamegraph, text: 'flame graph'} : ''];
       }), function (i) { return saturated(rows[i]) ? 'saturated' : ''; });
     renderEnvironment(main, env);

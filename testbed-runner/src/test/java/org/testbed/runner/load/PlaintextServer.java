@@ -12,8 +12,8 @@ import org.testbed.scenario.KeySpace;
 import org.testbed.scenario.Workload;
 
 /**
- * A target for the driver's tests, as NioHttpDriverTest starts one: the JDK's own HTTP server on
- * loopback answering {@code GET /testbed/plaintext} on a single thread, optionally slowly.
+ * A target for the driver's tests: the JDK's own HTTP server on loopback answering
+ * {@code GET /testbed/plaintext} on a single thread, optionally slowly or with another body.
  */
 final class PlaintextServer implements AutoCloseable {
     final AtomicInteger served = new AtomicInteger();

@@ -108,7 +108,7 @@ class ReportWriterTest {
                 step.stealPct(), step.otherLoadPct(), step.loadSidePct(), step.loadSaturated(), step.peakConnections(),
                 step.serverCpus(), step.loadCpus(), step.delayMs(), step.threads(), step.raw(), step.flamegraph(), repeats,
                 MedianInterval.of(rps), MedianInterval.of(p99), MedianInterval.of(cpu), step.warmupS(), notSteady,
-                Double.NaN, Double.NaN, 0));
+                Double.NaN, Double.NaN, notSteady > 0 ? 1 : 0));
     }
 
     private static ResultRow row(String variant, String mode, String scenario, int c, double rate, double rps, double p99, String jdk) {
@@ -170,6 +170,9 @@ class ReportWriterTest {
         // The not-steady step: a ring on its charts, a mark in the tables, named in the note.
         assertThat(count(dom, "class=\"not-steady\"")).isEqualTo(3);
         assertThat(dom).contains("NOT STEADY (2 of 5)").contains("1 of 24 steps were not steady").contains("spring-tomcat mix c=150");
+        // The same step's warm-up reached its limit in one sample.
+        assertThat(dom).contains("id=\"warmup-cut-short\"").contains("1 of 24 steps followed a warm-up that reached")
+                .contains("cut short in 1");
         // The warm-up used per variant, and the mixed JDKs.
         assertThat(dom).contains("Variants: warm-up, repeats, steadiness").contains("mix 12.0 s").contains("mix 7.0 s");
         assertThat(dom).contains("id=\"mixed-jdks\"").contains("vertx: JDK 21");
