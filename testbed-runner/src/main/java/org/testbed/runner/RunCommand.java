@@ -67,7 +67,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
             description = "default (every variant, the mix at 64 users and the delay at 400, 5 s steps, 3 passes; about"
-                    + " DEFAULT_MINUTES min on 2 cores) or seed (the studies: staircase 50..1100 step 50, 60 s per level, then 5000"
+                    + " 20 min on 2 cores) or seed (the studies: staircase 50..1100 step 50, 60 s per level, then 5000"
                     + " req/s for 60 s on a 150 ms delay, warm-ups of up to 300 s, 3 passes; hours)")
     String profile;
 

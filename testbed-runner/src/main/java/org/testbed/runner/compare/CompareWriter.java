@@ -61,7 +61,8 @@ public final class CompareWriter {
         List<Comparison.Finding> findings = c.findings();
         long unknown = c.withoutNoiseEstimate();
         String noEstimate = unknown == 0 ? "" : String.format(Locale.ROOT, "(%d of %d figures have no noise estimate:"
-                + " fewer than 2 samples of the step in a run; measure both runs with --repeat 3 or more)",
+                + " a run measured the step once (use --repeat 3 or more), or after a warm-up cut short by --warmup"
+                + " (raise it))",
                 unknown, c.matched().size() * Comparison.Metric.values().length);
         if (findings.isEmpty()) {
             out.append("nothing changed beyond noise").append(noEstimate.isEmpty() ? "" : " " + noEstimate).append('\n');

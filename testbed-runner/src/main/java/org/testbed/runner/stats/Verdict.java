@@ -10,8 +10,8 @@ import java.util.Arrays;
  * <ul>
  * <li>the whole confidence interval of the ratio B/A ({@link RatioInterval}) lies on one side of 1;
  * <li>the estimated change |ratio − 1| exceeds a noise floor: the larger of a minimum effect
- *     ({@link #MIN_EFFECT}, 5 %) and each run's own relative spread (max − min) / median of its
- *     samples of that figure.
+ *     ({@link #MIN_EFFECT}, 5 %, or the metric's own: 15 % for p99) and the two runs' relative
+ *     spreads (max − min) / median of their samples of that figure, added up.
  * </ul>
  *
  * <p>Why not the interval alone: a comparison puts dozens of figures side by side (variants ×
@@ -94,15 +94,16 @@ public enum Verdict {
         return up == higherIsBetter ? FASTER : SLOWER;
     }
 
-    /** The noise floor of a comparison: the largest of {@code minEffect} and each side's {@link #relativeSpread}. */
+    /**
+     * The noise floor of a comparison: the larger of {@code minEffect} and the two sides'
+     * {@link #relativeSpread}s added up. Added up, not the larger of the two: a run's own scatter
+     * understates how far a re-run lands (the machine, memcached's fill, the JIT's choices differ
+     * between runs), and an A/A pair of default runs here, compared with the larger of the two,
+     * called 7 of 60 figures a change; with the sum (and p99's larger minimum effect), none that
+     * had settled warm-ups.
+     */
     public static double noiseFloor(double[] a, double[] b, double minEffect) {
-        double floor = minEffect;
-        for (double s : new double[] {relativeSpread(a), relativeSpread(b)}) {
-            if (s > floor) {
-                floor = s;
-            }
-        }
-        return floor;
+        return Math.max(minEffect, relativeSpread(a) + relativeSpread(b));
     }
 
     /**

@@ -12,7 +12,7 @@ import org.testbed.runner.load.Level;
  * Command-line options override any of them.
  *
  * <ul>
- *   <li>{@code default}: every variant in about DEFAULT_MINUTES minutes on a 2-core machine, every step
+ *   <li>{@code default}: every variant in about 20 minutes on a 2-core machine, every step
  *       measured 3 times (3 passes over the variants, each started afresh): a warm-up until steady
  *       (throughput no longer rising, JIT quiet) of at most 20 s, then the read-heavy CRUD mix at
  *       64 users, then 400 users on the 150 ms delay endpoint (where the 200-thread sync variants

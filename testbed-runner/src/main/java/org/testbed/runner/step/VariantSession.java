@@ -71,7 +71,7 @@ final class VariantSession {
                 String name = scenario.getKey();
                 ServerReadiness.preload(server.baseUri(), scenarios.preload(scenarios.workload(name, keys + "-pre")));
                 WarmUp warmUp = warmUp(server, target, scenarios.workload(name, keys + "-warm-" + name), scenario.getValue());
-                planned += settings.warmup().toMillis();
+                planned += Math.round(warmUp.seconds() * 1000);
                 for (Level level : scenario.getValue()) {
                     if (!server.isAlive()) {
                         throw new IOException(variant.name() + " exited during the run; see " + log);

@@ -36,7 +36,7 @@
     'faster': {color: '#1a7f37', cls: 'better', name: 'better beyond noise'},
     'slower': {color: '#cf222e', cls: 'worse', name: 'worse beyond noise'},
     'within noise': {color: '#8c959f', cls: 'noise', name: 'within noise'},
-    'no noise estimate': {color: '#c9d1d9', cls: 'noise', name: 'no noise estimate (fewer than 2 samples a side)'}
+    'no noise estimate': {color: '#c9d1d9', cls: 'noise', name: 'no noise estimate (one sample a side, or a warm-up cut short)'}
   };
   var NOT_STEADY = '#6e40c9';
 
@@ -598,7 +598,7 @@
       changed.forEach(function (f) { html('li', {'class': verdictOf(f.ch).cls}, ul, changeText(f.m, f.k)); });
     }
     if (unknown.length) {
-      html('p', {'class': 'note flag'}, main, unknown.length + ' of ' + figures.length + ' figures have no noise estimate (fewer than 2 samples of the step in a run): ' +
+      html('p', {'class': 'note flag'}, main, unknown.length + ' of ' + figures.length + ' figures have no noise estimate (a run measured the step once, or after a warm-up cut short by --warmup): ' +
         'their ratios are shown in grey and no change is called. Measure both runs with --repeat 3 or more to compare them.');
     }
     var variants = unique(matched.map(function (m) { return m.variant; }));

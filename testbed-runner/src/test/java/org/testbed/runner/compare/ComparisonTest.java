@@ -138,6 +138,39 @@ class ComparisonTest {
     }
 
     @Test
+    void samplesAfterAWarmUpCutShortGiveNoNoiseEstimate() {
+        // Seen in an A/A pair of default runs: every warm-up cut short, and B 23 % above A.
+        List<SampleRecord> a = repeats("servlet-jetty-async", 64, 52000, 6.1, 0.0192);
+        List<SampleRecord> b = new ArrayList<>();
+        for (SampleRecord s : repeats("servlet-jetty-async", 64, 63000, 3.0, 0.0157)) {
+            b.add(new SampleRecord(s.variant(), s.scenario(), s.concurrency(), s.targetRps(), s.repeat(), s.rps(), s.latP99Ms(),
+                    s.cpuMsPerReq(), 0, Double.NaN, Double.NaN, 20, true, "", s.repeat() != 2));
+        }
+        Comparison c = Comparison.of(List.of(median(a)), SamplesCsv.byStep(a), List.of(median(b)), SamplesCsv.byStep(b));
+        Comparison.Match m = c.matched().get(0);
+        assertThat(m.changes()).extracting(Comparison.Change::verdict).containsOnly(Verdict.NO_NOISE_ESTIMATE);
+        assertThat(m.rpsRatio()).as("the estimate is still shown").isCloseTo(63000 / 52000.0, within(0.02));
+        assertThat(m.flags()).contains("warm-up cut short in 1 of 10 samples: no noise estimate");
+        assertThat(c.findings()).isEmpty();
+    }
+
+    @Test
+    void aTailLatencyChangeMustExceedFifteenPerCent() {
+        // Seen in an A/A pair: vertx delay p99 173-185 ms, then 200-209 ms, both runs steady.
+        List<SampleRecord> a = repeats("vertx", 400, 2600, 182, 0.043);
+        List<SampleRecord> b = repeats("vertx", 400, 2600, 207, 0.043);
+        Comparison c = Comparison.of(List.of(median(a)), SamplesCsv.byStep(a), List.of(median(b)), SamplesCsv.byStep(b));
+        Comparison.Change p99 = c.matched().get(0).change(Comparison.Metric.P99);
+        assertThat(p99.ciLow()).as("every B sample above every A sample").isGreaterThan(1);
+        assertThat(p99.noiseFloor()).isEqualTo(0.15);
+        assertThat(p99.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        // The same 14 % on throughput is a change.
+        List<SampleRecord> faster = repeats("vertx", 400, 2964, 182, 0.043);
+        assertThat(Comparison.of(List.of(median(a)), SamplesCsv.byStep(a), List.of(median(faster)), SamplesCsv.byStep(faster))
+                .matched().get(0).change(Comparison.Metric.RPS).verdict()).isEqualTo(Verdict.FASTER);
+    }
+
+    @Test
     void singleSamplesGiveRatiosButNoVerdict() {
         List<ResultRow> a = List.of(row("vertx", "mix", 64, 0, 20000, 4.0, 0.03, 0.01, "17"));
         List<ResultRow> b = List.of(row("vertx", "mix", 64, 0, 10000, 8.0, 0.06, 0.02, "17"));

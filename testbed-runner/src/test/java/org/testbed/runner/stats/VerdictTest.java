@@ -71,11 +71,12 @@ class VerdictTest {
         RatioInterval r = RatioInterval.of(a, b);
         assertThat(r.excludesOne()).isTrue();
         assertThat(Verdict.relativeSpread(a)).isCloseTo(133 / 1001.0, within(1e-12));
-        assertThat(Verdict.noiseFloor(a, b, Verdict.MIN_EFFECT)).isCloseTo(133 / 1001.0, within(1e-12));
+        // The floor adds both runs' scatter: 133 / 1001 for A, 4 / 1102 for B.
+        assertThat(Verdict.noiseFloor(a, b, Verdict.MIN_EFFECT)).isCloseTo(133 / 1001.0 + 4 / 1102.0, within(1e-12));
         assertThat(Verdict.of(a, b, true)).isEqualTo(Verdict.WITHIN_NOISE);
         // Without the scatter the same shift is a change.
         assertThat(Verdict.of(A, times(A, 1.10), true)).isEqualTo(Verdict.FASTER);
-        assertThat(Verdict.noiseFloor(A, A, Verdict.MIN_EFFECT)).isEqualTo(Verdict.MIN_EFFECT);
+        assertThat(Verdict.noiseFloor(A, A, Verdict.MIN_EFFECT)).isEqualTo(Math.max(Verdict.MIN_EFFECT, 2 * Verdict.relativeSpread(A)));
         assertThat(Verdict.relativeSpread(new double[] {5})).isZero();
     }
 
