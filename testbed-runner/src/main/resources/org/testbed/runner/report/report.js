@@ -582,8 +582,8 @@
     html('p', {'class': 'note'}, main, 'A = ' + data.a.dir + '; B = ' + data.b.dir + '. Steps are matched by variant, scenario and level. ' +
       'For each figure the ratio B / A and its confidence interval come from the repeats of the step in both runs (samples.csv): ' +
       'the median of all pairwise ratios, and a distribution-free (Mann–Whitney) interval. A figure is called better or worse only when ' +
-      'the whole interval lies on one side of 1 AND the change exceeds the noise floor: 5%, or either run\'s own scatter between repeats ' +
-      '(max − min) / median if larger. So many figures are compared at once that an interval alone would call about one in twenty a change ' +
+      'the whole interval lies on one side of 1 AND the change exceeds the noise floor: the larger of 5% (15% for p99) and both runs\' ' +
+      'scatter between repeats ((max − min) / median) added up. So many figures are compared at once that an interval alone would call about one in twenty a change ' +
       'between two runs of the same thing. Better means more req/s, lower p99, less CPU per request.');
     verdictLegend(main);
     var figures = [];
@@ -599,7 +599,8 @@
     }
     if (unknown.length) {
       html('p', {'class': 'note flag'}, main, unknown.length + ' of ' + figures.length + ' figures have no noise estimate (a run measured the step once, or after a warm-up cut short by --warmup): ' +
-        'their ratios are shown in grey and no change is called. Measure both runs with --repeat 3 or more to compare them.');
+        'their ratios are shown in grey and no change is called. Measure both runs with --repeat 3 or more, and a --warmup long ' +
+        'enough for every warm-up to settle, to compare them.');
     }
     var variants = unique(matched.map(function (m) { return m.variant; }));
     var div = html('div', {'class': 'charts'}, main);
