@@ -5,12 +5,32 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
 /** RFC 4180 CSV: fields with a comma, quote or line break are quoted, quotes doubled. */
 public final class Csv {
     private Csv() {
+    }
+
+    /** Creates {@code file} with the header line {@code columns} only. */
+    public static void create(Path file, List<String> columns) throws IOException {
+        Files.writeString(file, line(columns), StandardCharsets.UTF_8);
+    }
+
+    /** Appends one line (the file is complete after every line, should a run be stopped). */
+    public static void append(Path file, List<String> fields) throws IOException {
+        Files.writeString(file, line(fields), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+    }
+
+    /** Replaces {@code file} with the header {@code columns} and {@code rows}, through {@link #replace}. */
+    public static void write(Path file, List<String> columns, List<List<String>> rows) throws IOException {
+        StringBuilder out = new StringBuilder(line(columns));
+        for (List<String> row : rows) {
+            out.append(line(row));
+        }
+        replace(file, out);
     }
 
     /**

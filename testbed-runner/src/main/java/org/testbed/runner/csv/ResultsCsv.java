@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -33,20 +32,16 @@ public final class ResultsCsv {
 
     /** Creates {@code file} with the header only. */
     public static void create(Path file) throws IOException {
-        Files.writeString(file, header(), StandardCharsets.UTF_8);
+        Csv.create(file, COLUMNS);
     }
 
     /** Appends a row (the file is complete after every step, should the run be stopped). */
     public static void append(Path file, ResultRow row) throws IOException {
-        Files.writeString(file, Csv.line(row.fields()), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        Csv.append(file, row.fields());
     }
 
     public static void write(Path file, List<ResultRow> rows) throws IOException {
-        StringBuilder out = new StringBuilder(header());
-        for (ResultRow row : rows) {
-            out.append(Csv.line(row.fields()));
-        }
-        Csv.replace(file, out);
+        Csv.write(file, COLUMNS, rows.stream().map(ResultRow::fields).toList());
     }
 
     public static List<ResultRow> read(Path file) throws IOException {

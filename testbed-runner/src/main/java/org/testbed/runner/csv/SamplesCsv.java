@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,11 +17,11 @@ public final class SamplesCsv {
     }
 
     public static void create(Path file) throws IOException {
-        Files.writeString(file, Csv.line(SampleRecord.COLUMNS), StandardCharsets.UTF_8);
+        Csv.create(file, SampleRecord.COLUMNS);
     }
 
     public static void append(Path file, SampleRecord record) throws IOException {
-        Files.writeString(file, Csv.line(record.fields()), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        Csv.append(file, record.fields());
     }
 
     /** The samples, or none when the run folder has no samples.csv (a run from before repeats existed). */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,19 +16,15 @@ public final class StepsCsv {
     }
 
     public static void create(Path file) throws IOException {
-        Files.writeString(file, Csv.line(StepRecord.COLUMNS), StandardCharsets.UTF_8);
+        Csv.create(file, StepRecord.COLUMNS);
     }
 
     public static void append(Path file, StepRecord record) throws IOException {
-        Files.writeString(file, Csv.line(record.fields()), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        Csv.append(file, record.fields());
     }
 
     public static void write(Path file, List<StepRecord> records) throws IOException {
-        StringBuilder out = new StringBuilder(Csv.line(StepRecord.COLUMNS));
-        for (StepRecord record : records) {
-            out.append(Csv.line(record.fields()));
-        }
-        Csv.replace(file, out);
+        Csv.write(file, StepRecord.COLUMNS, records.stream().map(StepRecord::fields).toList());
     }
 
     /** The records, or none when the run folder has no steps.csv (e.g. a results.csv from elsewhere). */

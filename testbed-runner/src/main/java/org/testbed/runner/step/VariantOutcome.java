@@ -1,10 +1,9 @@
 package org.testbed.runner.step;
 
-import java.util.List;
-
 /**
- * What one start of a variant produced: a sample per step measured, and the planned time (warm-ups
- * and step windows) it spent, which the ETA subtracts from the overhead of starting and stopping.
+ * What one start of a variant spent of its plan: the warm-ups and step windows it ran, which the
+ * ETA subtracts from the time it took to find the overhead of starting and stopping. (Its samples
+ * are recorded as they are measured.)
  */
-record VariantOutcome(List<Sample> samples, long plannedMillis) {
+record VariantOutcome(long plannedMillis) {
 }

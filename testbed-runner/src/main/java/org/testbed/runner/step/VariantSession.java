@@ -59,7 +59,6 @@ final class VariantSession {
                 + (settings.repeat() > 1 ? "-r" + repeat : "") + ".log");
         progress.info(String.format(Locale.ROOT, "== %s (%s, JDK %s)%s: starting", variant.name(), variant.mode(),
                 jdk.label(), settings.repeat() > 1 ? ", repeat " + repeat + "/" + settings.repeat() : ""));
-        List<Sample> samples = new ArrayList<>();
         long planned = 0;
         try (VariantProcess server = VariantProcess.start(variant, command(variant, java, jdk, jar, memcachedServers), log,
                 START_TIMEOUT)) {
@@ -79,7 +78,6 @@ final class VariantSession {
                     Workload workload = scenarios.workload(name, keys + "-" + name + "-" + level.slug());
                     try {
                         Sample sample = measurement.measure(variant, server, jdk, workload, level, target, repeat, warmUp);
-                        samples.add(sample);
                         recorder.record(sample);
                         progress.step(sample);
                     } catch (IOException e) {
@@ -92,7 +90,7 @@ final class VariantSession {
                 }
             }
         }
-        return new VariantOutcome(samples, planned);
+        return new VariantOutcome(planned);
     }
 
     private List<String> command(Variant variant, Path java, JdkInfo jdk, Path jar, String memcachedServers) {
