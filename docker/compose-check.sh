@@ -119,7 +119,7 @@ fi
 if [ -z "${VARIANTS_CONF:-}" ]; then
   tmp="$(mktemp)"
   cp "$MANIFEST" "$tmp"
-  echo "compose-check-new-variant  testbed-rest  testbed-rest/target/testbed-rest.jar  sync  17  added only to variants.conf" >>"$tmp"
+  echo "compose-check-new-variant  spring-app  spring-app/target/spring-app.jar  sync  17  added only to variants.conf" >>"$tmp"
   if out="$(VARIANTS_CONF="$tmp" QUIET=1 bash "$0" 2>&1)"; then
     failed "self-check: a variant missing from compose.yaml went unnoticed"
   elif grep -q "compose-check-new-variant (variants.conf) has no service" <<<"$out" \

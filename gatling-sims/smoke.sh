@@ -4,7 +4,7 @@
 #   gatling-sims/smoke.sh [VARIANT_JAR [EXTRA_SERVER_ARGS...]]
 #
 # 1. starts memcached on a free 127.0.0.1 port and the variant jar (default
-#    testbed-rest/target/testbed-rest.jar) as
+#    spring-app/target/spring-app.jar) as
 #    java -jar JAR --host 127.0.0.1 --port 0 --memcached-servers 127.0.0.1:P [EXTRA_SERVER_ARGS...],
 #    and learns its port from the line "testbed <variant> listening on http://HOST:PORT";
 # 2. runs every simulation with -Dsmoke=true (at most 10 s of load, 20 users, low rates): each must
@@ -17,7 +17,7 @@
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-JAR="${1:-$ROOT/testbed-rest/target/testbed-rest.jar}"
+JAR="${1:-$ROOT/spring-app/target/spring-app.jar}"
 shift || true
 EXTRA_SERVER_ARGS=("$@")
 JAVA="${JAVA:-java}"
@@ -103,9 +103,9 @@ log "$VARIANT (pid $SERVER_PID) at $TARGET"
 # --- build the simulations and their libraries once --------------------------------------------------
 # Module by module (parent, then each), so that a sibling module being broken or absent does not stop
 # this smoke: the simulations need only these.
-log "installing the parent pom, testbed-common, testbed-scenarios; compiling the simulations"
+log "installing the parent pom, testbed-item, testbed-scenarios; compiling the simulations"
 build() { timeout 600 "$MVNW" -q -B -DskipTests "$@" >>"$WORK/build.log" 2>&1; }
-if ! { build -N -f "$ROOT/pom.xml" install && build -f "$ROOT/testbed-common/pom.xml" install \
+if ! { build -N -f "$ROOT/pom.xml" install && build -f "$ROOT/testbed-item/pom.xml" install \
        && build -f "$ROOT/testbed-scenarios/pom.xml" install && build -f "$ROOT/gatling-sims/pom.xml" test-compile; }; then
   tail -40 "$WORK/build.log" >&2
   log "build failed"

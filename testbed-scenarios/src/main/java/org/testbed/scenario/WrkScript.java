@@ -29,7 +29,7 @@ public final class WrkScript {
 
     /**
      * Prints a script: {@code WORKLOAD THREADS CONNECTIONS REQUESTS_PER_THREAD [RUN_ID [INJECTOR]]}, e.g.
-     * {@code java -cp testbed-scenarios.jar:testbed-common.jar:jackson-core.jar org.testbed.scenario.WrkScript mix 2 96 5000 > mix.lua}.
+     * {@code java -cp testbed-scenarios.jar:testbed-item.jar:jackson-core.jar org.testbed.scenario.WrkScript mix 2 96 5000 > mix.lua}.
      * Defaults: a fresh run id, injector {@code wrk}, seed 42, 100-byte payloads, 1000 preloaded keys
      * (which must exist: create them first, as the Gatling simulations' preload does), mix 80:10:5:5.
      */
