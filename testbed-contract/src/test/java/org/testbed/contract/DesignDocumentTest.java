@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * read as source text, so this module does not depend on the runner.
  */
 class DesignDocumentTest {
-    private static final String RUNNER_CSV = "testbed-runner/src/main/java/org/testbed/runner/csv/";
+    private static final String RUNNER = "testbed-runner/src/main/java/org/testbed/runner/";
     private static final Pattern COLUMNS = Pattern.compile("COLUMNS\\s*=\\s*List\\.of\\((.*?)\\);", Pattern.DOTALL);
     private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9_]+)` \\|", Pattern.MULTILINE);
@@ -26,9 +26,10 @@ class DesignDocumentTest {
     private final Path root = ContractVariants.repositoryRoot();
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"results.csv, ResultsCsv.java", "steps.csv, StepRecord.java", "samples.csv, SampleRecord.java"})
+    @CsvSource({"results.csv, csv/ResultsCsv.java", "steps.csv, csv/StepRecord.java", "samples.csv, csv/SampleRecord.java",
+        "counters.csv, counters/CounterRecord.java"})
     void theColumnTableListsTheDeclaredColumns(String csv, String source) throws IOException {
-        List<String> declared = declaredColumns(Files.readString(root.resolve(RUNNER_CSV + source)));
+        List<String> declared = declaredColumns(Files.readString(root.resolve(RUNNER + source)));
         assertThat(declared).as("COLUMNS of %s", source).isNotEmpty();
         List<String> documented = documentedColumns(Files.readString(root.resolve("docs/DESIGN.md")), csv);
         assertThat(documented).as("the column table under '### %s' in docs/DESIGN.md, against %s's COLUMNS", csv, source)

@@ -35,6 +35,7 @@ final class CompareCommand implements Callable<Integer> {
         }
         Comparison c = CompareWriter.load(a, b);
         System.out.print(CompareWriter.table(c));
+        System.out.print(CompareWriter.counters(a, b, c).text());
         Path page = out != null ? out : (Files.isDirectory(b) ? b : b.toAbsolutePath().getParent())
                 .resolve("compare-" + (Files.isDirectory(a) ? a : a.toAbsolutePath().getParent()).toAbsolutePath().normalize().getFileName() + ".html");
         CompareWriter.html(a, b, c, page);

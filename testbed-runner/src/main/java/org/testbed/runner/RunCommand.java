@@ -95,6 +95,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--flamegraph", description = "A CPU flame graph per step (async-profiler), linked from the report")
     boolean flamegraph;
 
+    @Option(names = "--counters", description = "Count the server's events per request with perf stat during each step"
+            + " (cycles, instructions, IPC, context switches, migrations, page faults, cache and branch misses) into"
+            + " counters.csv; events this machine cannot count are n/a with the reason")
+    boolean counters;
+
     @Option(names = "--out", paramLabel = "DIR", description = "The run folder (default: results/<run-id>)")
     Path out;
 
@@ -185,7 +190,7 @@ final class RunCommand implements Callable<Integer> {
                 pinning, flamegraph, d, threads, delayMs, payloadSize, maxConnections, Levels.duration(timeout),
                 saturation, jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")),
                 servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs(),
-                repeat != null ? repeat : p.repeat(), mixedJdks);
+                repeat != null ? repeat : p.repeat(), mixedJdks, counters);
         if (settings.duration().compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--duration must be at least 1s");
         }

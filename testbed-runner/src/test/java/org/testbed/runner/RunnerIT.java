@@ -9,6 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.testbed.runner.counters.CounterRecord;
+import org.testbed.runner.counters.CountersCsv;
+import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.csv.Csv;
 import org.testbed.runner.csv.ResultRow;
 import org.testbed.runner.csv.ResultsCsv;
@@ -49,7 +52,7 @@ class RunnerIT {
         RunnerJar.deleteRecursively(run);
         output = runner("run", "--root", root.toString(), "--variants", String.join(",", variants),
                 "--scenarios", "mix", "--concurrency", "4,16", "--duration", "2s", "--warmup", "1s",
-                "--run-id", "e2e", "--out", run.toString());
+                "--run-id", "e2e", "--counters", "--out", run.toString());
     }
 
     @Test
@@ -105,6 +108,36 @@ class RunnerIT {
         assertThat(env).contains("\"lscpu\"").contains("\"kernel\"").contains("\"cpu_governor\"").contains("\"pinning\"")
                 .contains("\"manifest\"").contains("\"flags\"").contains("\"wall_time_s\"");
         assertThat(output).contains("ETA").contains("req/s").contains("ms/req");
+    }
+
+    /** --counters: every step has a counters.csv row whose figures are counted or n/a with the reason. */
+    @Test
+    void countersPerRequestOrTheReasonTheyAreMissing() throws Exception {
+        List<CounterRecord> counters = CountersCsv.read(run.resolve(CountersCsv.FILE));
+        assertThat(counters).hasSize(4);
+        for (CounterRecord c : counters) {
+            assertThat(c.requests()).isPositive();
+            double[] figures = c.figures();
+            for (int i = 0; i < figures.length; i++) {
+                if (Double.isNaN(figures[i])) {
+                    String event = CounterRecord.figureColumns().get(i);
+                    assertThat(c.unavailable()).as(event + " is n/a, so the reason is given").isNotBlank().contains(": ");
+                }
+            }
+            if (PerfStat.find() == null) {
+                assertThat(c.unavailable()).contains("perf is not installed");
+            } else {
+                // Software events need no PMU: with perf present they are counted on any Linux.
+                assertThat(c.taskClockMsPerReq()).as("task-clock ms per request of " + c.variant()).isPositive();
+                assertThat(c.contextSwitchesPerReq()).isGreaterThanOrEqualTo(0);
+                assertThat(c.pageFaultsPerReq()).isGreaterThanOrEqualTo(0);
+            }
+        }
+        String raw = StepsCsv.read(run.resolve(StepsCsv.FILE)).get(0).raw();
+        assertThat(Files.readString(run.resolve(raw))).contains("perf stat of the server over the step");
+        assertThat(Files.readString(run.resolve("environment.json"))).contains("\"perf_event_paranoid\"");
+        String dom = Chromium.dumpDom(run.resolve("report.html"));
+        assertThat(dom).contains("data-render=\"ok\"").contains("Counters per request (perf stat on the server process)");
     }
 
     @Test

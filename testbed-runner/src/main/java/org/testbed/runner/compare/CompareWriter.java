@@ -7,9 +7,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.testbed.runner.counters.CounterComparison;
 import org.testbed.runner.csv.Csv;
 import org.testbed.runner.csv.ResultRow;
 import org.testbed.runner.csv.ResultsCsv;
@@ -31,6 +33,15 @@ public final class CompareWriter {
     public static final String CSV_FILE = "compare.csv";
 
     private CompareWriter() {
+    }
+
+    /** The counters of the steps both runs measured with --counters, beside the CPU ratio of {@code c}. */
+    public static CounterComparison counters(Path a, Path b, Comparison c) throws IOException {
+        Map<ResultRow.StepKey, Double> cpu = new HashMap<>();
+        for (Comparison.Match m : c.matched()) {
+            cpu.put(m.key(), m.change(Comparison.Metric.CPU).ratio());
+        }
+        return CounterComparison.load(dir(a), dir(b), cpu);
     }
 
     /** Compares two run folders (or their results.csv), with the samples of each when it has samples.csv. */
@@ -166,6 +177,21 @@ public final class CompareWriter {
     /** Writes the HTML page to {@code out}. */
     public static Path html(Path a, Path b, Comparison c, Path out) throws IOException {
         ObjectNode data = Environment.JSON.createObjectNode();
+        CounterComparison counters = counters(a, b, c);
+        if (!counters.steps().isEmpty()) {
+            ArrayNode steps = data.putArray("counters");
+            for (CounterComparison.Step s : counters.steps()) {
+                ObjectNode n = steps.addObject();
+                n.put("variant", s.key().variant());
+                n.put("scenario", s.key().scenario());
+                n.put("level", s.key().level());
+                put(n, "cpu", s.cpuRatio());
+                ObjectNode ratios = n.putObject("ratios");
+                s.ratios().forEach((column, ratio) -> put(ratios, column, ratio));
+                n.set("a", ReportWriter.countersJson(List.of(s.a())).get(0));
+                n.set("b", ReportWriter.countersJson(List.of(s.b())).get(0));
+            }
+        }
         data.set("a", side(a));
         data.set("b", side(b));
         ArrayNode matched = data.putArray("matched");

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.testbed.runner.counters.CounterRecord;
+import org.testbed.runner.counters.CountersCsv;
 import org.testbed.runner.csv.ResultRow;
 import org.testbed.runner.csv.ResultsCsv;
 import org.testbed.runner.csv.StepRecord;
@@ -42,6 +44,10 @@ public final class ReportWriter {
         ObjectNode data = Environment.JSON.createObjectNode();
         data.set("rows", rowsJson(rows, steps));
         data.set("env", env);
+        List<CounterRecord> counters = CountersCsv.medians(CountersCsv.read(runDir.resolve(CountersCsv.FILE)));
+        if (!counters.isEmpty()) {
+            data.set("counters", countersJson(counters));
+        }
         String title = "testbed run " + (rows.isEmpty() ? runDir.getFileName() : rows.get(0).runId());
         Path file = runDir.resolve(FILE);
         Files.writeString(file, page(title, "report", data), StandardCharsets.UTF_8);
@@ -75,6 +81,30 @@ public final class ReportWriter {
             if (step != null) {
                 n.set("step", Environment.JSON.valueToTree(step));
             }
+        }
+        return array;
+    }
+
+    /** counters.csv records as JSON objects by column; a figure perf could not count is null. */
+    public static ArrayNode countersJson(List<CounterRecord> records) {
+        ArrayNode array = Environment.JSON.createArrayNode();
+        for (CounterRecord r : records) {
+            ObjectNode n = array.addObject();
+            n.put("variant", r.variant());
+            n.put("scenario", r.scenario());
+            n.put("concurrency", r.concurrency());
+            n.put("target_rps", r.targetRps());
+            n.put("repeat", r.repeat());
+            n.put("requests", r.requests());
+            double[] figures = r.figures();
+            for (int i = 0; i < figures.length; i++) {
+                if (Double.isNaN(figures[i])) {
+                    n.putNull(CounterRecord.figureColumns().get(i));
+                } else {
+                    n.put(CounterRecord.figureColumns().get(i), figures[i]);
+                }
+            }
+            n.put("unavailable", r.unavailable());
         }
         return array;
     }

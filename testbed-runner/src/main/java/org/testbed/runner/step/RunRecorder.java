@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.testbed.runner.counters.CountersCsv;
 import org.testbed.runner.csv.ResultRow;
 import org.testbed.runner.csv.ResultsCsv;
 import org.testbed.runner.csv.SamplesCsv;
@@ -22,24 +23,33 @@ final class RunRecorder {
     private final Path resultsCsv;
     private final Path stepsCsv;
     private final Path samplesCsv;
+    private final Path countersCsv;
     private final Map<ResultRow.StepKey, List<Sample>> byStep = new LinkedHashMap<>();
 
     private RunRecorder(Path out) {
         this.resultsCsv = out.resolve(ResultsCsv.FILE);
         this.stepsCsv = out.resolve(StepsCsv.FILE);
         this.samplesCsv = out.resolve(SamplesCsv.FILE);
+        this.countersCsv = out.resolve(CountersCsv.FILE);
     }
 
-    static RunRecorder create(Path out) throws IOException {
+    /** @param counters whether the samples carry perf counters (then counters.csv is written too) */
+    static RunRecorder create(Path out, boolean counters) throws IOException {
         RunRecorder recorder = new RunRecorder(out);
         ResultsCsv.create(recorder.resultsCsv);
         StepsCsv.create(recorder.stepsCsv);
         SamplesCsv.create(recorder.samplesCsv);
+        if (counters) {
+            CountersCsv.create(recorder.countersCsv);
+        }
         return recorder;
     }
 
     void record(Sample sample) throws IOException {
         SamplesCsv.append(samplesCsv, sample.sample());
+        if (sample.counters() != null) {
+            CountersCsv.append(countersCsv, sample.counters());
+        }
         byStep.computeIfAbsent(sample.key(), k -> new ArrayList<>()).add(sample);
         List<ResultRow> rows = new ArrayList<>();
         List<StepRecord> steps = new ArrayList<>();

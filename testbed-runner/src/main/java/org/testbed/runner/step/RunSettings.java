@@ -33,13 +33,14 @@ import org.testbed.variant.Variant;
  * @param commandLine the arguments the run was started with, for environment.json
  * @param repeat how many times every step is measured, each time in a freshly started server
  * @param mixedJdks run each variant on its oldest suitable JDK instead of one shared JDK 21+
+ * @param counters whether to count the server's events with perf stat during each step ({@code counters.csv})
  */
 public record RunSettings(Path root, Path out, String runId, List<Variant> variants, Path java,
                           Map<String, List<Level>> scenarios, Duration duration, Duration warmup, String profile,
                           Pinning pinning, boolean flamegraph, String driver, int threads, int delayMs,
                           int payloadSize, int maxConnections, Duration timeout, double saturationPct,
                           List<String> jvmArgs, String memcachedServers, List<String> commandLine,
-                          int repeat, boolean mixedJdks) {
+                          int repeat, boolean mixedJdks, boolean counters) {
 
     /** Steps in one pass over the variants (a run makes {@code repeat} passes). */
     public int stepCount() {

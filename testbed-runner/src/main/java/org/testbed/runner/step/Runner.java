@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.testbed.memcached.MemcachedProcess;
+import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.report.ReportWriter;
@@ -39,7 +40,7 @@ public final class Runner {
         Path out = settings.out();
         Files.createDirectories(out.resolve("raw"));
         Files.createDirectories(out.resolve("logs"));
-        RunRecorder recorder = RunRecorder.create(out);
+        RunRecorder recorder = RunRecorder.create(out, settings.counters());
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Pinning pinning = settings.pinning();
         Environment.cpus(); // counted before this process is pinned
@@ -108,6 +109,9 @@ public final class Runner {
         run.put("wall_time_s", Duration.between(started, Instant.now()).toSeconds());
         if (flamegraphs != null) {
             run.put("flamegraph", flamegraphs.describe());
+        }
+        if (settings.counters()) {
+            run.set("counters", Environment.JSON.valueToTree(PerfStat.describe()));
         }
         ArrayNode p = run.putArray("problems");
         problems.forEach(p::add);

@@ -1,15 +1,17 @@
 package org.testbed.runner.step;
 
+import org.testbed.runner.counters.CounterRecord;
 import org.testbed.runner.csv.ResultRow;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.StepRecord;
 
 /**
  * One measurement of one step, as each of the run's files records it: the results.csv row and
- * steps.csv record it would be on its own, and its samples.csv line. {@link StepAggregate} folds
- * the samples of a step into the step's median row and spread.
+ * steps.csv record it would be on its own, its samples.csv line, and with {@code --counters} its
+ * counters.csv line (else null). {@link StepAggregate} folds the samples of a step into the step's
+ * median row and spread.
  */
-record Sample(ResultRow row, StepRecord step, SampleRecord sample) {
+record Sample(ResultRow row, StepRecord step, SampleRecord sample, CounterRecord counters) {
 
     ResultRow.StepKey key() {
         return row.key();

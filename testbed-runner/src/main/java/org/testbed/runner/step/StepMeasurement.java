@@ -8,6 +8,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
+import org.testbed.runner.counters.CounterReading;
+import org.testbed.runner.counters.CounterRecord;
+import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.csv.ResultRow;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.StepRecord;
@@ -66,11 +69,18 @@ final class StepMeasurement {
         if (flamegraphs != null) {
             flamegraphs.start(pid);
         }
+        PerfStat perf = settings.counters()
+                ? PerfStat.attach(pid, settings.out().resolve("counters").resolve(variant.name()).resolve(slug + ".txt"))
+                : null;
         LoadResult result;
         Path flameFile = null;
+        CounterReading counted = null;
         try {
             result = driver.run(target, workload, level, settings.duration(), loadCpus);
         } finally {
+            if (perf != null) {
+                counted = perf.stop();
+            }
             if (flamegraphs != null) {
                 flameFile = stopFlamegraph(variant, pid, slug);
             }
@@ -104,9 +114,15 @@ final class StepMeasurement {
                 row.rps(), row.latP99Ms(), row.cpuMsPerReq(), row.errors(), uncorrectedP99, lagP99, warmUp.seconds(), steady, raw,
                 warmUp.settled());
 
-        Files.writeString(rawFile, RawStepLog.text(variant, pid, jdk.label(), workload.name(), level, repeat, startedAt,
-                before, after, memory.rssMb(), memory.vmHwmKb() / 1024.0, load, loadCpus, steadiness(trend, warmUp), result), StandardCharsets.UTF_8);
-        return new Sample(row, step, sample);
+        CounterRecord counters = counted == null ? null : CounterRecord.of(row.key(), repeat, result.requests(), counted);
+
+        String rawText = RawStepLog.text(variant, pid, jdk.label(), workload.name(), level, repeat, startedAt,
+                before, after, memory.rssMb(), memory.vmHwmKb() / 1024.0, load, loadCpus, steadiness(trend, warmUp), result);
+        if (counted != null) {
+            rawText += "\nperf stat of the server over the step (totals):\n" + counted.describe();
+        }
+        Files.writeString(rawFile, rawText, StandardCharsets.UTF_8);
+        return new Sample(row, step, sample, counters);
     }
 
     private static String steadiness(SteadyState.Trend trend, WarmUp warmUp) {

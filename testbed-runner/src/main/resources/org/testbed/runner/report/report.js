@@ -521,7 +521,43 @@
             ? {text: fmt(num(s.warmupS), 1) + ' s, cut short in ' + num(s.warmupUnsettledSamples), cls: 'unsteady'} : fmt(num(s.warmupS), 1) + ' s'),
           s.raw ? {href: s.raw, text: 'raw'} : '', s.flamegraph ? {href: s.flamegraph, text: 'flame graph'} : ''];
       }), function (i) { return saturated(rows[i]) ? 'saturated' : ''; });
+    if (data.counters && data.counters.length) { renderCounters(main, data.counters, color); }
     renderEnvironment(main, env);
+  }
+
+  // counters.csv (--counters): what perf stat counted in the server per request, median of a step's samples.
+  var COUNTERS = [['task_clock_ms_per_req', 'task-clock ms', 4], ['context_switches_per_req', 'context switches', 3],
+    ['cpu_migrations_per_req', 'CPU migrations', 4], ['page_faults_per_req', 'page faults', 3], ['cycles_per_req', 'cycles', 0],
+    ['instructions_per_req', 'instructions', 0], ['ipc', 'IPC', 2], ['ref_cycles_per_req', 'ref-cycles', 0],
+    ['ipc_per_ref_cycle', 'IPC per ref-cycle', 2], ['branch_misses_per_req', 'branch misses', 1],
+    ['llc_loads_per_req', 'LLC loads', 1], ['llc_load_misses_per_req', 'LLC load misses', 1]];
+
+  function renderCounters(main, counters, color) {
+    html('h2', {}, main, 'Counters per request (perf stat on the server process)');
+    var reasons = unique(counters.map(function (c) { return c.unavailable; }).filter(function (u) { return u; }));
+    html('p', {'class': 'note'}, main, 'perf stat counted the server\'s threads over each step\'s window; each figure is per completed request, the median of the step\'s samples. ' +
+      'IPC is instructions per cycle; IPC per ref-cycle uses cycles at the nominal frequency, which turbo and power saving do not skew.' +
+      (reasons.length ? ' Not counted here: ' + reasons.join(' | ') + '.' : ''));
+    var div = html('div', {'class': 'charts'}, main);
+    var variants = unique(counters.map(function (c) { return c.variant; }));
+    function chart(key, title, yLabel, digits) {
+      if (!counters.some(function (c) { return c[key] !== null && !isNaN(c[key]); })) { return; }
+      barChart(div, {title: title, yLabel: yLabel, groups: variants.map(function (v) {
+        return {label: v, color: color[v], bars: counters.filter(function (c) { return c.variant === v; }).map(function (c) {
+          return {label: c.scenario + ' ' + levelLabel(c), segments: [{value: c[key], color: color[v], name: yLabel, digits: digits}]};
+        })};
+      })});
+    }
+    chart('instructions_per_req', 'Instructions per request', 'instructions per request', 0);
+    chart('ipc', 'IPC (instructions per cycle)', 'IPC', 2);
+    chart('context_switches_per_req', 'Context switches per request', 'context switches per request', 3);
+    chart('task_clock_ms_per_req', 'Server task-clock per request', 'ms per request', 4);
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', 'samples', 'requests'].concat(COUNTERS.map(function (k) { return k[1]; })),
+      counters.map(function (c) {
+        return [c.variant, c.scenario, levelLabel(c), c.repeat, c.requests].concat(COUNTERS.map(function (k) {
+          return c[k[0]] === null || isNaN(c[k[0]]) ? 'n/a' : fmt(c[k[0]], k[2]);
+        }));
+      }));
   }
 
   function renderEnvironment(main, env) {
@@ -640,6 +676,7 @@
         (data.onlyA || []).map(function (k) { return ['A', k.variant, k.scenario, k.level]; })
           .concat((data.onlyB || []).map(function (k) { return ['B', k.variant, k.scenario, k.level]; })));
     }
+    if ((data.counters || []).length) { renderCounterRatios(main, data.counters); }
     html('h2', {}, main, 'Environments side by side');
     var fa = flatten(data.a.env || {}, '', {}), fb = flatten(data.b.env || {}, '', {});
     var keys = unique(Object.keys(fa).concat(Object.keys(fb)));
@@ -651,6 +688,21 @@
       html('summary', {}, d, side.toUpperCase() + ': lscpu');
       html('pre', {}, d, ((data[side].env || {}).machine || {}).lscpu || '');
     });
+  }
+
+  // Both runs had --counters: per step, each per-request counter's B/A beside CPU's, so a CPU change reads as instructions × IPC.
+  function renderCounterRatios(main, steps) {
+    html('h2', {}, main, 'Why: server counters per request, B/A');
+    html('p', {'class': 'note'}, main, 'perf stat in the server, medians of each step\'s samples. CPU per request ≈ instructions per request ÷ IPC: ' +
+      'a CPU ratio with the same instructions ratio is the code doing more work; with an IPC ratio below 1, the same work running slower (cache misses, branch misses, a slower core). ' +
+      'n/a: a side could not count it (see its environment: perf, perf_event_paranoid, hardware PMU).');
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', 'CPU ms/req B/A'].concat(COUNTERS.map(function (k) { return k[1] + ' B/A'; })),
+      steps.map(function (s) {
+        return [s.variant, s.scenario, s.level, s.cpu === null ? 'n/a' : fmt(s.cpu, 3) + '×'].concat(COUNTERS.map(function (k) {
+          var r = s.ratios[k[0]], a = s.a[k[0]], b = s.b[k[0]];
+          return r === null || r === undefined ? 'n/a' : {text: fmt(r, 3) + '× (' + fmt(a, k[2]) + ' → ' + fmt(b, k[2]) + ')'};
+        }));
+      }));
   }
 
   try {

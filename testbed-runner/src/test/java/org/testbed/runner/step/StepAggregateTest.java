@@ -69,6 +69,6 @@ class StepAggregateTest {
                 Spread.single(user + sys), 8, steady ? 0 : 1, Double.NaN, Double.NaN, repeat == 2 ? 1 : 0);
         SampleRecord s = new SampleRecord("v", "mix", 64, 0, repeat, rps, p99, user + sys, errors, Double.NaN, Double.NaN,
                 8, steady, raw, repeat != 2);
-        return new Sample(row, step, s);
+        return new Sample(row, step, s, null);
     }
 }
