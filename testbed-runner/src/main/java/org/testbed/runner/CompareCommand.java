@@ -40,7 +40,9 @@ final class CompareCommand implements Callable<Integer> {
                 .resolve("compare-" + (Files.isDirectory(a) ? a : a.toAbsolutePath().getParent()).toAbsolutePath().normalize().getFileName() + ".html");
         CompareWriter.html(a, b, c, page);
         Path csv = CompareWriter.writeCsv(c, page.toAbsolutePath().resolveSibling(CompareWriter.CSV_FILE));
-        System.out.println("matched " + c.matched().size() + " step(s); page: " + page + "; table: " + csv);
+        Path flame = page.toAbsolutePath().resolveSibling(page.getFileName().toString().replaceFirst("\\.html$", "") + "-flame");
+        String diffs = Files.isDirectory(flame) ? "; differential flame graphs: " + flame : "";
+        System.out.println("matched " + c.matched().size() + " step(s); page: " + page + "; table: " + csv + diffs);
         return c.matched().isEmpty() ? 1 : 0;
     }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.load.Level;
 import org.testbed.runner.load.NioHttpDriver;
 import org.testbed.runner.load.Scenarios;
@@ -92,8 +93,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--memcached-cpus", paramLabel = "LIST", description = "CPUs for the runner's memcached (default: the load driver's)")
     String memcachedCpus;
 
-    @Option(names = "--flamegraph", description = "A CPU flame graph per step (async-profiler), linked from the report")
-    boolean flamegraph;
+    @Option(names = "--flamegraph", arity = "0..1", fallbackValue = "cpu", paramLabel = "cpu|wall",
+            description = "A flame graph per step (async-profiler), linked from the report: cpu (the default; on-CPU"
+                    + " samples, plus a user-only and a kernel-only view) or wall (wall clock: where threads wait too)")
+    String flamegraph;
 
     @Option(names = "--counters", description = "Count the server's events per request with perf stat during each step"
             + " (cycles, instructions, IPC, context switches, migrations, page faults, cache and branch misses) into"
@@ -180,6 +183,9 @@ final class RunCommand implements Callable<Integer> {
         Path folder = out != null ? out : repo.resolve("results").resolve(id);
         if (Files.isRegularFile(folder.resolve("results.csv"))) {
             throw new IllegalArgumentException(folder + " already holds a run; choose another --out");
+        }
+        if (flamegraph != null && !Flamegraphs.MODES.contains(flamegraph)) {
+            throw new IllegalArgumentException("--flamegraph takes " + String.join(" or ", Flamegraphs.MODES) + ", not '" + flamegraph + "'");
         }
         Pinning pinning = Pinning.decide(serverCpus, loadCpus, memcachedCpus, Pinning.allowedCpus(), Pinning.tasksetAvailable());
         String servers = System.getenv("MEMCACHED_SERVERS");

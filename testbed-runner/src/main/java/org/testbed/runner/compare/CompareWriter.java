@@ -18,6 +18,7 @@ import org.testbed.runner.csv.ResultsCsv;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.SamplesCsv;
 import org.testbed.runner.env.Environment;
+import org.testbed.runner.flame.FlameDiffs;
 import org.testbed.runner.report.ReportWriter;
 
 /**
@@ -194,9 +195,15 @@ public final class CompareWriter {
         }
         data.set("a", side(a));
         data.set("b", side(b));
+        Path diffs = out.toAbsolutePath().resolveSibling(out.getFileName().toString().replaceFirst("\\.html$", "") + "-flame");
+        Map<ResultRow.StepKey, Path> flameDiffs = FlameDiffs.write(dir(a), dir(b),
+                c.matched().stream().map(Comparison.Match::key).toList(), diffs);
         ArrayNode matched = data.putArray("matched");
         for (Comparison.Match m : c.matched()) {
             ObjectNode n = matched.addObject();
+            if (flameDiffs.containsKey(m.key())) {
+                n.put("flameDiff", out.toAbsolutePath().getParent().relativize(flameDiffs.get(m.key())).toString());
+            }
             n.put("variant", m.key().variant());
             n.put("scenario", m.key().scenario());
             n.put("level", m.key().level());

@@ -25,16 +25,24 @@ import org.testbed.runner.env.Environment;
  * trying {@code cpu} and is recorded in environment.json.
  */
 public final class Flamegraphs {
+    /** What {@code --flamegraph} takes: on-CPU samples, or wall-clock samples of every thread. */
+    public static final List<String> MODES = List.of("cpu", "wall");
+
     private final Path library;
+    private final String mode;
     private String event;
     private String note = "";
 
-    private Flamegraphs(Path library) {
+    private Flamegraphs(Path library, String mode) {
         this.library = library;
+        this.mode = mode;
     }
 
-    /** Extracts the library for this machine into {@code dir}. */
-    public static Flamegraphs prepare(Path dir) throws IOException {
+    /** Extracts the library for this machine into {@code dir}; {@code mode} is one of {@link #MODES}. */
+    public static Flamegraphs prepare(Path dir, String mode) throws IOException {
+        if (!MODES.contains(mode)) {
+            throw new IllegalArgumentException("flame graph mode " + mode + ": not one of " + MODES);
+        }
         String platform = switch (Environment.arch()) {
             case "x86_64" -> "linux-x64";
             case "aarch64" -> "linux-arm64";
@@ -52,7 +60,7 @@ public final class Flamegraphs {
             }
             Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
         }
-        return new Flamegraphs(target);
+        return new Flamegraphs(target, mode);
     }
 
     /** JVM flags for accurate Java frames (and, on JDK 21+, quiet dynamic agent loading). */
@@ -64,6 +72,13 @@ public final class Flamegraphs {
 
     /** Starts sampling in JVM {@code pid}; picks the event on first use. */
     public void start(long pid) throws IOException {
+        if (mode.equals("wall")) {
+            // Wall clock: every thread sampled whether running or waiting, so queues and blocked
+            // carriers show; a coarser interval, as most samples are of idle threads.
+            event = "wall";
+            command(pid, "start,event=wall,interval=5ms");
+            return;
+        }
         if (event == null) {
             try {
                 command(pid, "start,event=cpu,interval=1ms");
@@ -77,14 +92,48 @@ public final class Flamegraphs {
         command(pid, "start,event=" + event + ",interval=1ms");
     }
 
-    /** Stops sampling and writes the flame graph (HTML) to {@code file}. */
+    /**
+     * Stops sampling and writes the flame graph (HTML) to {@code file}; the same samples go, as
+     * collapsed stacks with kernel frames marked ({@code _[k]}), to {@link #collapsed(Path)} of it,
+     * which compare diffs and the user and kernel views are drawn from.
+     */
     public void stop(long pid, Path file) throws IOException {
+        Path stacks = collapsed(file);
+        command(pid, "dump,collapsed,ann,file=" + stacks.toAbsolutePath());
         command(pid, "stop,file=" + file.toAbsolutePath() + ",title=" + file.getFileName());
+        if (mode.equals("cpu") && event.equals("cpu")) {
+            CollapsedStacks all = CollapsedStacks.read(stacks);
+            FlameGraphHtml.write(userView(file), file.getFileName() + ": user mode only", all.userOnly(),
+                    "On-CPU samples whose innermost frame ran in user mode (Java, JIT-compiled and native code); "
+                            + "the kernel view beside it holds the rest.");
+            FlameGraphHtml.write(kernelView(file), file.getFileName() + ": kernel mode only", all.kernelOnly(),
+                    "On-CPU samples whose innermost frame ran in the kernel (system calls, network stack, scheduler, "
+                            + "page faults), under the Java frames that entered it.");
+        }
+    }
+
+    /** The collapsed stacks beside a flame graph: {@code x.html} → {@code x.collapsed}. */
+    public static Path collapsed(Path html) {
+        return html.resolveSibling(html.getFileName().toString().replaceFirst("\\.html$", "") + ".collapsed");
+    }
+
+    /** The user-mode view beside a CPU flame graph: {@code x.html} → {@code x-user.html}. */
+    public static Path userView(Path html) {
+        return html.resolveSibling(html.getFileName().toString().replaceFirst("\\.html$", "") + "-user.html");
+    }
+
+    /** The kernel-mode view beside a CPU flame graph: {@code x.html} → {@code x-kernel.html}. */
+    public static Path kernelView(Path html) {
+        return html.resolveSibling(html.getFileName().toString().replaceFirst("\\.html$", "") + "-kernel.html");
+    }
+
+    public String mode() {
+        return mode;
     }
 
     /** The sampling event in use ({@code cpu} or {@code itimer}), and why, for environment.json. */
     public String describe() {
-        return "async-profiler 4.6, event=" + (event == null ? "(not started)" : event)
+        return "async-profiler 4.6, " + mode + " mode, event=" + (event == null ? "(not started)" : event)
                 + (note.isEmpty() ? "" : " — " + note);
     }
 

@@ -20,7 +20,8 @@ import org.testbed.variant.Variant;
  * @param warmup load applied before a scenario's first step, not measured
  * @param profile the profile whose defaults were used
  * @param pinning CPUs for server, memcached and load
- * @param flamegraph whether to take a CPU flame graph per step
+ * @param flamegraph the flame graph per step: {@code cpu} (on-CPU, with user-only and kernel-only views),
+ *                   {@code wall} (wall clock: where threads wait too), or null for none
  * @param driver {@code auto}, {@code testbed-nio} or {@code wrk}
  * @param threads worker threads of the sync variants (TESTBED_THREADS)
  * @param delayMs the delay scenario's simulated I/O
@@ -37,7 +38,7 @@ import org.testbed.variant.Variant;
  */
 public record RunSettings(Path root, Path out, String runId, List<Variant> variants, Path java,
                           Map<String, List<Level>> scenarios, Duration duration, Duration warmup, String profile,
-                          Pinning pinning, boolean flamegraph, String driver, int threads, int delayMs,
+                          Pinning pinning, String flamegraph, String driver, int threads, int delayMs,
                           int payloadSize, int maxConnections, Duration timeout, double saturationPct,
                           List<String> jvmArgs, String memcachedServers, List<String> commandLine,
                           int repeat, boolean mixedJdks, boolean counters) {

@@ -52,7 +52,8 @@ public final class Runner {
         ObjectNode env = RunEnvironment.of(settings, started, javas, jdks);
         Environment.write(out.resolve(Environment.FILE), env);
 
-        Flamegraphs flamegraphs = settings.flamegraph() ? Flamegraphs.prepare(out.resolve("flame")) : null;
+        Flamegraphs flamegraphs = settings.flamegraph() != null
+                ? Flamegraphs.prepare(out.resolve("flame"), settings.flamegraph()) : null;
         Progress progress = new Progress(console, recorder, settings.stepCount() * settings.repeat(),
                 settings.plannedMillis() * settings.repeat(), javas.size() * settings.repeat());
         progress.info(String.format(Locale.ROOT, "testbed run %s: %d variant(s), scenarios %s, %s per step after up to %s"

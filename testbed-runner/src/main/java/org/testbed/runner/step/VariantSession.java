@@ -97,7 +97,7 @@ final class VariantSession {
         List<String> command = new ArrayList<>(Pinning.prefix(settings.pinning().serverCpus()));
         command.add(java.toString());
         command.addAll(settings.jvmArgs());
-        if (settings.flamegraph()) {
+        if (settings.flamegraph() != null) {
             command.addAll(Flamegraphs.jvmArgs(jdk.feature()));
         }
         command.addAll(List.of("-jar", jar.toString(), "--mode", variant.mode(),

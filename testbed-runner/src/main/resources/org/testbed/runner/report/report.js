@@ -658,6 +658,8 @@
       headers.push(k.name + ' A', k.name + ' B', 'B/A', 'interval', {name: 'verdict', l: 1});
     });
     headers.push({name: 'flags', l: 1});
+    var anyFlameDiff = matched.some(function (m) { return m.flameDiff; });
+    if (anyFlameDiff) { headers.push({name: 'flame graph B vs A', l: 1}); }
     table(main, headers, matched.map(function (m) {
       var cells = [m.variant, m.scenario, m.level];
       METRICS.forEach(function (k) {
@@ -668,6 +670,7 @@
           {text: (ch.verdict || '') + (ch.nA !== undefined ? ' (n ' + ch.nA + '/' + ch.nB + ')' : ''), cls: cls});
       });
       cells.push((m.flags || []).join('; '));
+      if (anyFlameDiff) { cells.push(m.flameDiff ? {href: m.flameDiff, text: 'differential flame graph'} : ''); }
       return cells;
     }));
     if ((data.onlyA || []).length || (data.onlyB || []).length) {
