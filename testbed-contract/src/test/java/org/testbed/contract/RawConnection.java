@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.testbed.scenario.LoopbackTls;
 
 /**
  * One plain HTTP/1.1 connection, written and read by hand, so a test can see exactly what happens
@@ -38,7 +39,7 @@ final class RawConnection implements AutoCloseable {
 
     RawConnection(URI base) throws IOException {
         socket = base.getScheme().equals("https")
-                ? HttpProbe.trustingLoopbackCertificates().getSocketFactory().createSocket(base.getHost(), base.getPort())
+                ? LoopbackTls.trustingAnyCertificate().getSocketFactory().createSocket(base.getHost(), base.getPort())
                 : new Socket(base.getHost(), base.getPort());
         socket.setSoTimeout(10_000);
         // Buffered: responses are parsed a byte at a time, which must not be a system call each.
