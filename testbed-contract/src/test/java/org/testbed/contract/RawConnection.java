@@ -16,6 +16,12 @@ import org.testbed.scenario.LoopbackTls;
 /**
  * One plain HTTP/1.1 connection, written and read by hand, so a test can see exactly what happens
  * on the wire: several requests on one connection (keep-alive) and the framing of each response.
+ *
+ * <p>Deliberately not the JDK client (it refuses control characters in headers and rewrites
+ * targets) and not the benchmarks' {@code KeepAliveClient} (which allocates nothing per request and
+ * fails on the first answer outside the contract): this one writes any bytes, hostile ones
+ * included, reads an answer even after its write failed, keeps every header for the assertions,
+ * and speaks TLS to a variant started with {@code --tls}.
  */
 final class RawConnection implements AutoCloseable {
     private final Socket socket;
