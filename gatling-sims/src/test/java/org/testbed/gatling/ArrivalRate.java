@@ -20,9 +20,7 @@ public class ArrivalRate extends TestbedSimulation {
     public ArrivalRate() {
         LoadShape.ArrivalRate shape = shape(fromKnobs(knobs));
         start(shape, workload("delay"), "open");
-        setUp(oneShotUsers("arrival-rate").injectOpen(constantUsersPerSec(shape.rps()).during(shape.duration())))
-                .protocols(protocol(true))
-                .assertions(assertions());
+        run(oneShotUsers("arrival-rate").injectOpen(constantUsersPerSec(shape.rps()).during(shape.duration())), true);
     }
 
     /** The shape the knobs ask for. */

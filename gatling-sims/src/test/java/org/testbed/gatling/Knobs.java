@@ -10,6 +10,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import org.testbed.scenario.InvalidParameterException;
 
 /**
@@ -64,18 +65,18 @@ final class Knobs {
     }
 
     int integer(String name, int defaultValue) {
-        String value = string(name, Integer.toString(defaultValue));
-        try {
-            return Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw refuse(name, "a whole number");
-        }
+        return (int) whole(name, defaultValue, Integer::parseInt);
     }
 
     long longValue(String name, long defaultValue) {
+        return whole(name, defaultValue, Long::parseLong);
+    }
+
+    /** A whole number in the range {@code parser} accepts (an int's or a long's). */
+    private long whole(String name, long defaultValue, ToLongFunction<String> parser) {
         String value = string(name, Long.toString(defaultValue));
         try {
-            return Long.parseLong(value);
+            return parser.applyAsLong(value);
         } catch (NumberFormatException e) {
             throw refuse(name, "a whole number");
         }

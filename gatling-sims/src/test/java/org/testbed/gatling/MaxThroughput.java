@@ -20,10 +20,8 @@ public class MaxThroughput extends TestbedSimulation {
     public MaxThroughput() {
         LoadShape.Throughput shape = shape(fromKnobs(knobs));
         start(shape, workload("mix"), "closed");
-        setUp(loopingUsers("max-throughput", ThinkTime.NONE)
-                .injectClosed(constantConcurrentUsers(shape.concurrency()).during(shape.duration())))
-                .protocols(protocol(false))
-                .assertions(assertions());
+        run(loopingUsers("max-throughput", ThinkTime.NONE)
+                .injectClosed(constantConcurrentUsers(shape.concurrency()).during(shape.duration())), false);
     }
 
     /** The shape the knobs ask for. */

@@ -25,9 +25,7 @@ public class RealisticUsers extends TestbedSimulation {
         start(shape, workload("journey"), "open");
         OpenInjectionStep arrivals = shape.ramp().isZero()
                 ? atOnceUsers(shape.users()) : rampUsers(shape.users()).during(shape.ramp());
-        setUp(loopingUsers("realistic-users", shape.think()).injectOpen(arrivals))
-                .protocols(protocol(false))
-                .assertions(assertions());
+        run(loopingUsers("realistic-users", shape.think()).injectOpen(arrivals), false);
     }
 
     /** The shape the knobs ask for. */

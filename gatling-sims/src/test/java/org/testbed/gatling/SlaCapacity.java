@@ -50,9 +50,7 @@ public class SlaCapacity extends TestbedSimulation {
         for (double rate : sla.rates()) {
             steps.add(constantUsersPerSec(rate).during(sla.level()));
         }
-        setUp(oneShotUsers("sla-capacity").injectOpen(steps))
-                .protocols(protocol(true))
-                .assertions(assertions());
+        run(oneShotUsers("sla-capacity").injectOpen(steps), true);
     }
 
     /** The shape the knobs ask for. */

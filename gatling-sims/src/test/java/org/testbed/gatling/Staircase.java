@@ -37,9 +37,7 @@ public class Staircase extends TestbedSimulation {
             steps.add(constantConcurrentUsers(shape.from()).during(shape.warmup()));
         }
         steps.add(stairs);
-        setUp(loopingUsers("staircase", ThinkTime.NONE).injectClosed(steps))
-                .protocols(protocol(false))
-                .assertions(assertions());
+        run(loopingUsers("staircase", ThinkTime.NONE).injectClosed(steps), false);
     }
 
     /** The shape the knobs ask for. */

@@ -15,12 +15,14 @@ import static io.gatling.javaapi.http.HttpDsl.status;
 
 import io.gatling.javaapi.core.Assertion;
 import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Session;
 import io.gatling.javaapi.core.Simulation;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.gatling.javaapi.http.HttpRequestActionBuilder;
 import java.io.File;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,6 +36,7 @@ import org.testbed.scenario.LanePool;
 import org.testbed.scenario.LoadShape;
 import org.testbed.scenario.Mix;
 import org.testbed.scenario.Payloads;
+import org.testbed.scenario.Preloader;
 import org.testbed.scenario.RequestSpec;
 import org.testbed.scenario.RequestStream;
 import org.testbed.scenario.Seeds;
@@ -51,6 +54,8 @@ import org.testbed.scenario.Workload;
  * lane for one request; connections are shared).
  */
 abstract class TestbedSimulation extends Simulation {
+    /** Preload requests in flight at once, outside Gatling so that creating the items is not measured. */
+    private static final int PRELOAD_IN_FLIGHT = 32;
     private static final String LANE = "testbedLane";
     private static final String SPEC = "testbedSpec";
     private static final String T0 = "testbedT0";
@@ -132,6 +137,14 @@ abstract class TestbedSimulation extends Simulation {
                 .acceptHeader("*/*")
                 .userAgentHeader("testbed-gatling");
         return shareConnections ? protocol.shareConnections() : protocol;
+    }
+
+    /**
+     * Sets up {@code population} against the target with the run's assertions: the last line of
+     * every simulation's constructor ({@link #protocol} says what {@code shareConnections} is for).
+     */
+    protected void run(PopulationBuilder population, boolean shareConnections) {
+        setUp(population).protocols(protocol(shareConnections)).assertions(assertions());
     }
 
     /** Failed requests within -DmaxFailedPct, optionally p99 within -Dp99Ms, and at least one request. */
@@ -262,7 +275,8 @@ abstract class TestbedSimulation extends Simulation {
                 smoke ? " (smoke)" : "", knobs.used());
         List<RequestSpec> preload = workload.preload();
         if (!preload.isEmpty()) {
-            Preloader.run(target, preload);
+            // Failures are reported, not thrown: the run goes on and its assertions judge the target.
+            System.out.println("testbed preload: " + Preloader.run(URI.create(target), preload, PRELOAD_IN_FLIGHT).describe());
         }
     }
 

@@ -31,16 +31,6 @@ public final class JettyHandlerServer {
     public static void main(String[] args) throws Exception {
         TestbedConfig config = TestbedConfig.fromCommandLine(VARIANT, args, Mode.ASYNC);
         ServerStartup.requireRunnable(VARIANT, config, MODES);
-        Server server = newServer(config, ServerStartup.connectStore(config));
-        server.setStopAtShutdown(true);
-        try {
-            server.start();
-        } catch (Exception e) {
-            System.err.println("testbed: " + VARIANT + " failed to start: " + e);
-            server.stop();
-            System.exit(1);
-        }
-        ServerStartup.printReady(VARIANT, config, JettyServers.localPort(server));
-        server.join();
+        JettyServers.serve(newServer(config, ServerStartup.connectStore(config)), VARIANT, VARIANT, config);
     }
 }

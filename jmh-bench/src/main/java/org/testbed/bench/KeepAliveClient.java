@@ -22,6 +22,12 @@ import org.testbed.scenario.RequestSpec;
  * contract promises — {@code Content-Length} bodies on a keep-alive connection — and fails loudly
  * on anything else (chunked bodies, {@code Connection: close}, a closed socket), since each of
  * those is a contract violation the benchmark must not paper over.
+ *
+ * <p>Why not the contract suite's {@code RawConnection} either: that one is a wire-level probe,
+ * which writes any bytes (malformed on purpose), survives a server that answers and closes, keeps
+ * every header in a map and speaks TLS; each of those costs allocations and branches per request
+ * that would show in these figures. The two share no code because they share no job: this one is
+ * part of a measuring instrument, that one of a test of hostile and edge-case input.
  */
 final class KeepAliveClient implements AutoCloseable {
     private static final int READ_TIMEOUT_MS = 10_000;

@@ -92,60 +92,58 @@ class ConnectionLoadIT {
 
     @Test
     @Order(1)
-    void elevenHundredKeepAliveConnectionsAreHeldAndEachAnsweredTwice() throws Exception {
+    void elevenHundredKeepAliveConnectionsAreHeldAndEachAnsweredTwice(@StartedVariant(args = {"--memcached-timeout-ms",
+            "" + BURST_MEMCACHED_TIMEOUT_MS}, log = "connections") RunningVariant running) throws Exception {
         OpenFileLimit.ofSelf().require(FILES_NEEDED, CONNECTIONS + " connections");
-        try (RunningVariant running = RunningVariant.start(variant,
-                List.of("--memcached-timeout-ms", Integer.toString(BURST_MEMCACHED_TIMEOUT_MS)), "connections")) {
-            long pid = running.process.pid();
-            OpenFileLimit.of(variant.name() + " (pid " + pid + ")", pid).require(FILES_NEEDED, CONNECTIONS + " connections");
-            String itemPath = "/testbed/items/held-" + Long.toString(System.nanoTime(), 36);
-            assertThat(running.http.put(itemPath, "{\"name\":\"held\",\"payload\":\"keep-alive\"}").status()).isEqualTo(201);
-            String item = running.http.get(itemPath).text();
+        long pid = running.process.pid();
+        OpenFileLimit.of(variant.name() + " (pid " + pid + ")", pid).require(FILES_NEEDED, CONNECTIONS + " connections");
+        String itemPath = "/testbed/items/held-" + Long.toString(System.nanoTime(), 36);
+        assertThat(running.http.put(itemPath, "{\"name\":\"held\",\"payload\":\"keep-alive\"}").status()).isEqualTo(201);
+        String item = running.http.get(itemPath).text();
 
-            ProcessStats before = ProcessStats.of(pid);
-            RawConnection[] connections = new RawConnection[CONNECTIONS];
-            String[] failures = new String[CONNECTIONS];
-            ExecutorService drivers = Executors.newFixedThreadPool(DRIVERS);
-            ProcessStats held;
-            try {
-                URI base = running.http.base();
-                onEvery(drivers, failures, "connect", i -> connections[i] = new RawConnection(base));
-                // Every request is on the wire before any answer is read: 1100 in flight at once.
-                onEvery(drivers, failures, "send 1", i -> connections[i].send("GET", firstPath(i, itemPath), null, null));
-                onEvery(drivers, failures, "answer 1", i -> expect(connections[i].receive("GET"), firstBody(i, item)));
-                Thread.sleep(HOLD.toMillis());
-                // All 1100 open and idle: what holding them costs the server.
-                held = ProcessStats.of(pid);
-                onEvery(drivers, failures, "send 2", i -> connections[i].send("GET", secondPath(i, itemPath), null, null));
-                onEvery(drivers, failures, "answer 2", i -> expect(connections[i].receive("GET"), secondBody(i, item)));
-            } finally {
-                drivers.shutdownNow();
-                for (RawConnection connection : connections) {
-                    closeQuietly(connection);
-                }
+        ProcessStats before = ProcessStats.of(pid);
+        RawConnection[] connections = new RawConnection[CONNECTIONS];
+        String[] failures = new String[CONNECTIONS];
+        ExecutorService drivers = Executors.newFixedThreadPool(DRIVERS);
+        ProcessStats held;
+        try {
+            URI base = running.http.base();
+            onEvery(drivers, failures, "connect", i -> connections[i] = new RawConnection(base));
+            // Every request is on the wire before any answer is read: 1100 in flight at once.
+            onEvery(drivers, failures, "send 1", i -> connections[i].send("GET", firstPath(i, itemPath), null, null));
+            onEvery(drivers, failures, "answer 1", i -> expect(connections[i].receive("GET"), firstBody(i, item)));
+            Thread.sleep(HOLD.toMillis());
+            // All 1100 open and idle: what holding them costs the server.
+            held = ProcessStats.of(pid);
+            onEvery(drivers, failures, "send 2", i -> connections[i].send("GET", secondPath(i, itemPath), null, null));
+            onEvery(drivers, failures, "answer 2", i -> expect(connections[i].receive("GET"), secondBody(i, item)));
+        } finally {
+            drivers.shutdownNow();
+            for (RawConnection connection : connections) {
+                closeQuietly(connection);
             }
-
-            List<String> failed = new ArrayList<>();
-            for (String failure : failures) {
-                if (failure != null) {
-                    failed.add(failure);
-                }
-            }
-            int kept = CONNECTIONS - failed.size();
-            RobustnessSummary.record(variant.name(), "connections_held", kept);
-            RobustnessSummary.record(variant.name(), "rss_mb_before", before.rssMb());
-            RobustnessSummary.record(variant.name(), "rss_mb_at_1100", held.rssMb());
-            RobustnessSummary.record(variant.name(), "threads_before", before.threads());
-            RobustnessSummary.record(variant.name(), "threads_at_1100", held.threads());
-            RobustnessSummary.record(variant.name(), "fds_at_1100", held.fileDescriptors());
-
-            assertThat(failed).as("%d of %d connections failed; the first: %s", failed.size(), CONNECTIONS,
-                    failed.subList(0, Math.min(5, failed.size()))).isEmpty();
-            assertThat(held.fileDescriptors()).as("the server holds a socket per connection").isGreaterThanOrEqualTo(CONNECTIONS);
-            // Idle keep-alive connections wait in the selector, not on a thread each.
-            assertThat(held.threads()).as("server threads with %d connections open", CONNECTIONS).isLessThan(CONNECTIONS / 2);
-            assertThat(running.process.isAlive()).isTrue();
         }
+
+        List<String> failed = new ArrayList<>();
+        for (String failure : failures) {
+            if (failure != null) {
+                failed.add(failure);
+            }
+        }
+        int kept = CONNECTIONS - failed.size();
+        RobustnessSummary.record(variant.name(), "connections_held", kept);
+        RobustnessSummary.record(variant.name(), "rss_mb_before", before.rssMb());
+        RobustnessSummary.record(variant.name(), "rss_mb_at_1100", held.rssMb());
+        RobustnessSummary.record(variant.name(), "threads_before", before.threads());
+        RobustnessSummary.record(variant.name(), "threads_at_1100", held.threads());
+        RobustnessSummary.record(variant.name(), "fds_at_1100", held.fileDescriptors());
+
+        assertThat(failed).as("%d of %d connections failed; the first: %s", failed.size(), CONNECTIONS,
+                failed.subList(0, Math.min(5, failed.size()))).isEmpty();
+        assertThat(held.fileDescriptors()).as("the server holds a socket per connection").isGreaterThanOrEqualTo(CONNECTIONS);
+        // Idle keep-alive connections wait in the selector, not on a thread each.
+        assertThat(held.threads()).as("server threads with %d connections open", CONNECTIONS).isLessThan(CONNECTIONS / 2);
+        assertThat(running.process.isAlive()).isTrue();
     }
 
     private static String firstPath(int i, String itemPath) {
@@ -211,103 +209,101 @@ class ConnectionLoadIT {
 
     @Test
     @Order(2)
-    void slowClientsAreCutByTheIdleTimeoutAndDoNotBlockOthers() throws Exception {
-        try (RunningVariant running = RunningVariant.start(variant,
-                List.of("--idle-timeout-ms", Integer.toString(IDLE_TIMEOUT_MS)), "slow-clients")) {
-            URI base = running.http.base();
-            String run = Long.toString(System.nanoTime(), 36);
-            String itemPath = "/testbed/items/normal-" + run;
-            assertThat(running.http.put(itemPath, "{\"name\":\"normal\",\"payload\":\"client\"}").status()).isEqualTo(201);
-            String item = running.http.get(itemPath).text();
+    void slowClientsAreCutByTheIdleTimeoutAndDoNotBlockOthers(@StartedVariant(args = {"--idle-timeout-ms",
+            "" + IDLE_TIMEOUT_MS}, log = "slow-clients") RunningVariant running) throws Exception {
+        URI base = running.http.base();
+        String run = Long.toString(System.nanoTime(), 36);
+        String itemPath = "/testbed/items/normal-" + run;
+        assertThat(running.http.put(itemPath, "{\"name\":\"normal\",\"payload\":\"client\"}").status()).isEqualTo(201);
+        String item = running.http.get(itemPath).text();
 
-            List<SlowClient> slow = new ArrayList<>();
-            ExecutorService pool = Executors.newFixedThreadPool(NORMAL_CLIENTS + 1);
-            try {
-                // Headers trickled a few bytes at a time, then nothing.
-                for (int i = 0; i < SLOW_HEADER_CLIENTS; i++) {
-                    SlowClient client = new SlowClient(base);
-                    slow.add(client);
-                    client.send("GET /testbed/plaintext HTTP/1.1\r\nHo");
-                }
-                Thread.sleep(200);
+        List<SlowClient> slow = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(NORMAL_CLIENTS + 1);
+        try {
+            // Headers trickled a few bytes at a time, then nothing.
+            for (int i = 0; i < SLOW_HEADER_CLIENTS; i++) {
+                SlowClient client = new SlowClient(base);
+                slow.add(client);
+                client.send("GET /testbed/plaintext HTTP/1.1\r\nHo");
+            }
+            Thread.sleep(200);
+            for (SlowClient client : slow) {
+                client.send("st: 127.0.0.1\r\nAcc");
+            }
+            // Whole headers and part of a body, then nothing.
+            for (int i = 0; i < SLOW_BODY_CLIENTS; i++) {
+                SlowClient client = new SlowClient(base);
+                slow.add(client);
+                String body = "{\"name\":\"slow\",\"payload\":\"never finished\"}";
+                client.send("PUT " + slowPath(run, i) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n"
+                        + body.substring(0, 10));
+            }
+            Instant stalled = Instant.now();
+            Instant deadline = stalled.plusMillis(IDLE_TIMEOUT_MS).plus(CUT_MARGIN);
+
+            // Normal clients on fresh connections while the slow ones stall and until they are
+            // cut; meanwhile one thread watches the slow ones, so each close is seen when it comes.
+            ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
+            AtomicInteger answered = new AtomicInteger();
+            List<Future<Long>> clients = new ArrayList<>();
+            for (int c = 0; c < NORMAL_CLIENTS; c++) {
+                clients.add(pool.submit(() -> normalClient(base, itemPath, item, deadline, answered, problems)));
+            }
+            Future<List<SlowClient.Outcome>> watched = pool.submit(() -> {
+                List<SlowClient.Outcome> outcomes = new ArrayList<>();
                 for (SlowClient client : slow) {
-                    client.send("st: 127.0.0.1\r\nAcc");
+                    outcomes.add(client.awaitClose(deadline));
                 }
-                // Whole headers and part of a body, then nothing.
-                for (int i = 0; i < SLOW_BODY_CLIENTS; i++) {
-                    SlowClient client = new SlowClient(base);
-                    slow.add(client);
-                    String body = "{\"name\":\"slow\",\"payload\":\"never finished\"}";
-                    client.send("PUT " + slowPath(run, i) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                            + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n"
-                            + body.substring(0, 10));
-                }
-                Instant stalled = Instant.now();
-                Instant deadline = stalled.plusMillis(IDLE_TIMEOUT_MS).plus(CUT_MARGIN);
+                return outcomes;
+            });
+            long slowestMillis = 0;
+            for (Future<Long> client : clients) {
+                slowestMillis = Math.max(slowestMillis, client.get(PHASE_LIMIT.toSeconds(), TimeUnit.SECONDS));
+            }
+            List<SlowClient.Outcome> outcomes = watched.get(PHASE_LIMIT.toSeconds(), TimeUnit.SECONDS);
 
-                // Normal clients on fresh connections while the slow ones stall and until they are
-                // cut; meanwhile one thread watches the slow ones, so each close is seen when it comes.
-                ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
-                AtomicInteger answered = new AtomicInteger();
-                List<Future<Long>> clients = new ArrayList<>();
-                for (int c = 0; c < NORMAL_CLIENTS; c++) {
-                    clients.add(pool.submit(() -> normalClient(base, itemPath, item, deadline, answered, problems)));
+            int cut = 0;
+            long lastCutMillis = 0;
+            List<String> notCut = new ArrayList<>();
+            List<String> badAnswers = new ArrayList<>();
+            for (int i = 0; i < outcomes.size(); i++) {
+                SlowClient.Outcome outcome = outcomes.get(i);
+                String kind = i < SLOW_HEADER_CLIENTS ? "partial headers" : "partial body";
+                if (outcome.closed()) {
+                    cut++;
+                    lastCutMillis = Math.max(lastCutMillis, Duration.between(stalled, outcome.seen()).toMillis());
+                } else {
+                    notCut.add(kind + " #" + i + (outcome.received().length == 0 ? ", nothing received"
+                            : ", after receiving: " + outcome.text()));
                 }
-                Future<List<SlowClient.Outcome>> watched = pool.submit(() -> {
-                    List<SlowClient.Outcome> outcomes = new ArrayList<>();
-                    for (SlowClient client : slow) {
-                        outcomes.add(client.awaitClose(deadline));
-                    }
-                    return outcomes;
-                });
-                long slowestMillis = 0;
-                for (Future<Long> client : clients) {
-                    slowestMillis = Math.max(slowestMillis, client.get(PHASE_LIMIT.toSeconds(), TimeUnit.SECONDS));
+                String bad = badTimeoutAnswer(outcome.received());
+                if (bad != null) {
+                    badAnswers.add(kind + " #" + i + ": " + bad);
                 }
-                List<SlowClient.Outcome> outcomes = watched.get(PHASE_LIMIT.toSeconds(), TimeUnit.SECONDS);
+            }
+            RobustnessSummary.record(variant.name(), "slow_clients_cut", cut);
+            RobustnessSummary.record(variant.name(), "last_cut_ms", lastCutMillis);
+            RobustnessSummary.record(variant.name(), "normal_requests_while_stalled", answered.get());
+            RobustnessSummary.record(variant.name(), "normal_slowest_ms", slowestMillis);
 
-                int cut = 0;
-                long lastCutMillis = 0;
-                List<String> notCut = new ArrayList<>();
-                List<String> badAnswers = new ArrayList<>();
-                for (int i = 0; i < outcomes.size(); i++) {
-                    SlowClient.Outcome outcome = outcomes.get(i);
-                    String kind = i < SLOW_HEADER_CLIENTS ? "partial headers" : "partial body";
-                    if (outcome.closed()) {
-                        cut++;
-                        lastCutMillis = Math.max(lastCutMillis, Duration.between(stalled, outcome.seen()).toMillis());
-                    } else {
-                        notCut.add(kind + " #" + i + (outcome.received().length == 0 ? ", nothing received"
-                                : ", after receiving: " + outcome.text()));
-                    }
-                    String bad = badTimeoutAnswer(outcome.received());
-                    if (bad != null) {
-                        badAnswers.add(kind + " #" + i + ": " + bad);
-                    }
-                }
-                RobustnessSummary.record(variant.name(), "slow_clients_cut", cut);
-                RobustnessSummary.record(variant.name(), "last_cut_ms", lastCutMillis);
-                RobustnessSummary.record(variant.name(), "normal_requests_while_stalled", answered.get());
-                RobustnessSummary.record(variant.name(), "normal_slowest_ms", slowestMillis);
-
-                assertThat(problems).as("normal clients while %d slow ones stalled", slow.size()).isEmpty();
-                assertThat(answered.get()).as("normal requests answered while the slow clients stalled").isPositive();
-                assertThat(notCut).as("slow connections still open %s after their last byte (idle timeout %d ms)",
-                        Duration.between(stalled, deadline), IDLE_TIMEOUT_MS).isEmpty();
-                assertThat(badAnswers).as("what the server sent a slow client before closing").isEmpty();
-                for (int i = 0; i < SLOW_BODY_CLIENTS; i++) {
-                    assertThat(running.http.get(slowPath(run, i)).status()).as("a stalled PUT stores nothing").isEqualTo(404);
-                }
-                // A slow client is routine, not a server error: logging one per client would let
-                // anyone fill the server's log.
-                assertThat(Files.readAllLines(running.process.log())).as("errors in %s", running.process.log())
-                        .noneMatch(line -> line.contains(" ERROR ") || line.contains("SEVERE"));
-                assertThat(running.process.isAlive()).isTrue();
-            } finally {
-                pool.shutdownNow();
-                for (SlowClient client : slow) {
-                    closeQuietly(client);
-                }
+            assertThat(problems).as("normal clients while %d slow ones stalled", slow.size()).isEmpty();
+            assertThat(answered.get()).as("normal requests answered while the slow clients stalled").isPositive();
+            assertThat(notCut).as("slow connections still open %s after their last byte (idle timeout %d ms)",
+                    Duration.between(stalled, deadline), IDLE_TIMEOUT_MS).isEmpty();
+            assertThat(badAnswers).as("what the server sent a slow client before closing").isEmpty();
+            for (int i = 0; i < SLOW_BODY_CLIENTS; i++) {
+                assertThat(running.http.get(slowPath(run, i)).status()).as("a stalled PUT stores nothing").isEqualTo(404);
+            }
+            // A slow client is routine, not a server error: logging one per client would let
+            // anyone fill the server's log.
+            assertThat(Files.readAllLines(running.process.log())).as("errors in %s", running.process.log())
+                    .noneMatch(line -> line.contains(" ERROR ") || line.contains("SEVERE"));
+            assertThat(running.process.isAlive()).isTrue();
+        } finally {
+            pool.shutdownNow();
+            for (SlowClient client : slow) {
+                closeQuietly(client);
             }
         }
     }

@@ -33,6 +33,7 @@ import org.testbed.variant.Variant;
  */
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
+@StartedVariant(log = "exposure")
 class ExposureIT {
     private static final int MAX_BODY = 65536;
     /** Far above every container's 8 KiB limit for a request line or a header block. */
@@ -55,30 +56,26 @@ class ExposureIT {
     private static final java.util.Set<String> RFC_LENIENCY = java.util.Set.of("Content-Length and Transfer-Encoding",
             "a folded header line", "an absolute-form target of another host", "an asterisk target");
 
-    private static RunningVariant running;
     private static final AtomicInteger CHECKS = new AtomicInteger();
 
     private final Variant variant;
+    private final RunningVariant running;
     private final URI base;
 
-    ExposureIT(Variant variant) {
+    ExposureIT(Variant variant, RunningVariant running) {
         this.variant = variant;
+        this.running = running;
         this.base = running.process.baseUri();
     }
 
     @BeforeParameterizedClassInvocation
-    static void start(Variant variant) throws IOException {
+    static void resetCount() {
         CHECKS.set(0);
-        running = RunningVariant.start(variant, List.of(), "exposure");
     }
 
     @AfterParameterizedClassInvocation
-    static void stop(Variant variant) {
+    static void recordCount(Variant variant) {
         RobustnessSummary.record(variant.name(), "exposure_checks", CHECKS.get());
-        if (running != null) {
-            running.close();
-            running = null;
-        }
     }
 
     private String host() {

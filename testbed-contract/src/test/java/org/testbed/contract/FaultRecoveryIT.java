@@ -2,7 +2,6 @@ package org.testbed.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +10,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.testbed.contract.RawConnection.RawResponse;
@@ -33,6 +30,7 @@ import org.testbed.variant.Variant;
  */
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
+@StartedVariant(log = "faults")
 class FaultRecoveryIT {
     private static final int WARM_UP_CYCLES = 2;
     private static final int CYCLES = 6;
@@ -40,25 +38,12 @@ class FaultRecoveryIT {
     private static final int CONCURRENT = 16;
     private static final int SLACK = 2;
 
-    private static RunningVariant running;
-
     private final Variant variant;
+    private final RunningVariant running;
 
-    FaultRecoveryIT(Variant variant) {
+    FaultRecoveryIT(Variant variant, RunningVariant running) {
         this.variant = variant;
-    }
-
-    @BeforeParameterizedClassInvocation
-    static void start(Variant variant) throws IOException {
-        running = RunningVariant.start(variant, List.of(), "faults");
-    }
-
-    @AfterParameterizedClassInvocation
-    static void stop() {
-        if (running != null) {
-            running.close();
-            running = null;
-        }
+        this.running = running;
     }
 
     @Test
@@ -134,7 +119,7 @@ class FaultRecoveryIT {
      * The counts once the server is quiet: the lowest over a second of samples, since a connection
      * just closed by the client or a pool thread about to retire may still be counted for a moment.
      */
-    private static ProcessStats settledStats() {
+    private ProcessStats settledStats() {
         FaultDrill.sleep(500);
         ProcessStats lowest = ProcessStats.of(running.process.pid());
         for (int i = 0; i < 5; i++) {

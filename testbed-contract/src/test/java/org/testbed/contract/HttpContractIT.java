@@ -31,32 +31,28 @@ import org.testbed.variant.Variant;
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @ExtendWith(ContractSummary.class)
+@StartedVariant
 class HttpContractIT {
     private static final int MAX_BODY = 65536;
 
-    private static RunningVariant running;
-
     private final HttpProbe http;
     private final Variant variant;
+    private final RunningVariant running;
 
-    HttpContractIT(Variant variant) {
+    HttpContractIT(Variant variant, RunningVariant running) {
         this.variant = variant;
+        this.running = running;
         this.http = running.http;
     }
 
     @BeforeParameterizedClassInvocation
-    static void start(Variant variant) throws IOException {
+    static void begin(Variant variant) {
         ContractSummary.begin(variant.name());
-        running = RunningVariant.start(variant, List.of());
     }
 
     @AfterParameterizedClassInvocation
-    static void stop() {
+    static void end() {
         ContractSummary.end("contract suite");
-        if (running != null) {
-            running.close();
-            running = null;
-        }
     }
 
     private static String newId() {

@@ -11,14 +11,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
+import org.testbed.scenario.LoopbackTls;
 
 /**
  * Real HTTP to a variant with the JDK client, and the checks every response must pass whatever
@@ -34,13 +30,7 @@ final class HttpProbe {
 
     HttpProbe(URI base) {
         this.base = base;
-        HttpClient.Builder builder = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5));
-        if (base.getScheme().equals("https")) {
-            builder.sslContext(trustingLoopbackCertificates());
-        }
-        this.client = builder.build();
+        this.client = LoopbackTls.http11(base.getScheme()).connectTimeout(Duration.ofSeconds(5)).build();
     }
 
     URI base() {
@@ -151,31 +141,6 @@ final class HttpProbe {
         assertThat(problem.path("detail").isTextual()).as("%s: detail", what).isTrue();
         if (status == 503) {
             assertThat(reply.header("Retry-After")).as("%s: Retry-After on 503", what).isPresent();
-        }
-    }
-
-    /** Self-signed certificates are made at start by the variant; the suite only ever talks to loopback. */
-    static SSLContext trustingLoopbackCertificates() {
-        TrustManager trustAll = new X509TrustManager() {
-            @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            @Override
-            public X509Certificate[] getAcceptedIssuers() {
-                return new X509Certificate[0];
-            }
-        };
-        try {
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, new TrustManager[] {trustAll}, new SecureRandom());
-            return context;
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -5,7 +5,6 @@ import static org.testbed.contract.HttpProbe.assertProblem;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.Test;
@@ -25,29 +24,23 @@ import org.testbed.variant.Variant;
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
 @ExtendWith(ContractSummary.class)
+@StartedVariant(args = "--tls")
 class HttpsContractIT {
-    private static RunningVariant running;
-
     private final HttpProbe https;
 
-    HttpsContractIT(Variant variant) {
+    HttpsContractIT(Variant variant, RunningVariant running) {
+        assertThat(running.process.baseUri().getScheme()).as("ready line of a TLS server").isEqualTo("https");
         this.https = running.http;
     }
 
     @BeforeParameterizedClassInvocation
-    static void start(Variant variant) throws IOException {
+    static void begin(Variant variant) {
         ContractSummary.begin(variant.name());
-        running = RunningVariant.start(variant, List.of("--tls"));
-        assertThat(running.process.baseUri().getScheme()).as("ready line of a TLS server").isEqualTo("https");
     }
 
     @AfterParameterizedClassInvocation
-    static void stop() {
+    static void end() {
         ContractSummary.end("https contract");
-        if (running != null) {
-            running.close();
-            running = null;
-        }
     }
 
     @Test

@@ -2,7 +2,6 @@ package org.testbed.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -13,8 +12,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.testbed.contract.HttpProbe.Reply;
@@ -29,31 +26,19 @@ import org.testbed.variant.Variant;
  */
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
+@StartedVariant(log = "lost-update")
 class LostUpdateIT {
     private static final int CLIENTS = 8;
     private static final int UPDATES_PER_CLIENT = 15;
     /** Bounds the run whatever happens: no client tries more often than this. */
     private static final int MAX_ATTEMPTS_PER_CLIENT = 1000;
 
-    private static RunningVariant running;
-
     private final Variant variant;
+    private final RunningVariant running;
 
-    LostUpdateIT(Variant variant) {
+    LostUpdateIT(Variant variant, RunningVariant running) {
         this.variant = variant;
-    }
-
-    @BeforeParameterizedClassInvocation
-    static void start(Variant variant) throws IOException {
-        running = RunningVariant.start(variant, List.of(), "lost-update");
-    }
-
-    @AfterParameterizedClassInvocation
-    static void stop() {
-        if (running != null) {
-            running.close();
-            running = null;
-        }
+        this.running = running;
     }
 
     @Test

@@ -11,10 +11,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.testbed.scenario.LoopbackTls;
 
 /**
  * One plain HTTP/1.1 connection, written and read by hand, so a test can see exactly what happens
  * on the wire: several requests on one connection (keep-alive) and the framing of each response.
+ *
+ * <p>Deliberately not the JDK client (it refuses control characters in headers and rewrites
+ * targets) and not the benchmarks' {@code KeepAliveClient} (which allocates nothing per request and
+ * fails on the first answer outside the contract): this one writes any bytes, hostile ones
+ * included, reads an answer even after its write failed, keeps every header for the assertions,
+ * and speaks TLS to a variant started with {@code --tls}.
  */
 final class RawConnection implements AutoCloseable {
     private final Socket socket;
@@ -38,7 +45,7 @@ final class RawConnection implements AutoCloseable {
 
     RawConnection(URI base) throws IOException {
         socket = base.getScheme().equals("https")
-                ? HttpProbe.trustingLoopbackCertificates().getSocketFactory().createSocket(base.getHost(), base.getPort())
+                ? LoopbackTls.trustingAnyCertificate().getSocketFactory().createSocket(base.getHost(), base.getPort())
                 : new Socket(base.getHost(), base.getPort());
         socket.setSoTimeout(10_000);
         // Buffered: responses are parsed a byte at a time, which must not be a system call each.

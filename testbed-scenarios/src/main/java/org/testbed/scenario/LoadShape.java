@@ -89,21 +89,34 @@ public sealed interface LoadShape {
         }
     }
 
+    /** A shape that applies one load for its whole {@code duration}, measured as one window. */
+    sealed interface Steady extends LoadShape permits Throughput, ArrivalRate {
+        Duration duration();
+
+        /** The users or arrivals per second it applies. */
+        double load();
+
+        @Override
+        default Duration total() {
+            return duration();
+        }
+
+        @Override
+        default List<Window> windows() {
+            return List.of(new Window("steady", Duration.ZERO, duration(), load()));
+        }
+    }
+
     /** Closed model: {@code concurrency} users back to back, no think time, for {@code duration} (wrk -c). */
-    record Throughput(int concurrency, Duration duration) implements LoadShape {
+    record Throughput(int concurrency, Duration duration) implements Steady {
         public Throughput {
             requireAtLeastOne("concurrency", concurrency);
             requirePositive("duration", duration);
         }
 
         @Override
-        public Duration total() {
-            return duration;
-        }
-
-        @Override
-        public List<Window> windows() {
-            return List.of(new Window("steady", Duration.ZERO, duration, concurrency));
+        public double load() {
+            return concurrency;
         }
 
         @Override
@@ -164,16 +177,7 @@ public sealed interface LoadShape {
 
         @Override
         public List<Window> windows() {
-            List<Window> windows = new ArrayList<>();
-            if (!warmup.isZero()) {
-                windows.add(new Window(WARMUP, Duration.ZERO, warmup, from));
-            }
-            List<Integer> users = users();
-            for (int i = 0; i < users.size(); i++) {
-                windows.add(new Window(String.format(Locale.ROOT, "level-%02d", i + 1),
-                        warmup.plus(level.plus(ramp).multipliedBy(i)), level, users.get(i)));
-            }
-            return windows;
+            return steppedWindows(warmup, level, ramp, users());
         }
 
         @Override
@@ -192,20 +196,15 @@ public sealed interface LoadShape {
     }
 
     /** Open model: {@code rps} arrivals per second (one request each) for {@code duration}. */
-    record ArrivalRate(double rps, Duration duration) implements LoadShape {
+    record ArrivalRate(double rps, Duration duration) implements Steady {
         public ArrivalRate {
             requirePositive("rps", rps, "req/s");
             requirePositive("duration", duration);
         }
 
         @Override
-        public Duration total() {
-            return duration;
-        }
-
-        @Override
-        public List<Window> windows() {
-            return List.of(new Window("steady", Duration.ZERO, duration, rps));
+        public double load() {
+            return rps;
         }
 
         @Override
@@ -266,16 +265,7 @@ public sealed interface LoadShape {
 
         @Override
         public List<Window> windows() {
-            List<Window> windows = new ArrayList<>();
-            if (!warmup.isZero()) {
-                windows.add(new Window(WARMUP, Duration.ZERO, warmup, from));
-            }
-            List<Double> rates = rates();
-            for (int i = 0; i < rates.size(); i++) {
-                windows.add(new Window(String.format(Locale.ROOT, "level-%02d", i + 1),
-                        warmup.plus(level.multipliedBy(i)), level, rates.get(i)));
-            }
-            return windows;
+            return steppedWindows(warmup, level, Duration.ZERO, rates());
         }
 
         @Override
@@ -292,16 +282,33 @@ public sealed interface LoadShape {
         }
     }
 
+    /**
+     * The windows of a stepped shape: the warm-up at the first level (when there is one), then
+     * each level for {@code level}, levels {@code ramp} apart.
+     */
+    private static List<Window> steppedWindows(Duration warmup, Duration level, Duration ramp, List<? extends Number> loads) {
+        List<Window> windows = new ArrayList<>();
+        if (!warmup.isZero()) {
+            windows.add(new Window(WARMUP, Duration.ZERO, warmup, loads.get(0).doubleValue()));
+        }
+        for (int i = 0; i < loads.size(); i++) {
+            windows.add(new Window(String.format(Locale.ROOT, "level-%02d", i + 1),
+                    warmup.plus(level.plus(ramp).multipliedBy(i)), level, loads.get(i).doubleValue()));
+        }
+        return windows;
+    }
+
+    /** {@code FROM:TO:STEP} in whole numbers, read by the one level parser, {@link LevelList}. */
     private static int[] parseTriple(String text, String unit) {
-        String[] parts = text.trim().split(":");
-        try {
-            if (parts.length == 3) {
-                return new int[] {Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()), Integer.parseInt(parts[2].trim())};
-            }
-        } catch (NumberFormatException e) {
-            // said below
+        double[] range = LevelList.fromToStep(text).orElse(null);
+        if (range != null && isWhole(range[0]) && isWhole(range[1]) && isWhole(range[2])) {
+            return new int[] {(int) range[0], (int) range[1], (int) range[2]};
         }
         throw new InvalidParameterException("levels", "'" + text + "'", "FROM:TO:STEP in whole " + unit + ", e.g. 50:1100:50");
+    }
+
+    private static boolean isWhole(double value) {
+        return value == Math.rint(value) && Math.abs(value) <= Integer.MAX_VALUE;
     }
 
     private static Duration min(Duration a, Duration b) {

@@ -37,16 +37,6 @@ public final class JettyServer {
     public static void main(String[] args) throws Exception {
         TestbedConfig config = TestbedConfig.fromCommandLine(FAMILY, args);
         ServerStartup.requireRunnable(FAMILY, config, Servlets.MODES);
-        Server server = newServer(config, ServerStartup.connectStore(config));
-        server.setStopAtShutdown(true);
-        try {
-            server.start();
-        } catch (Exception e) {
-            System.err.println("testbed: " + FAMILY + " failed to start: " + e);
-            server.stop();
-            System.exit(1);
-        }
-        ServerStartup.printReady(Servlets.variant(FAMILY, config), config, JettyServers.localPort(server));
-        server.join();
+        JettyServers.serve(newServer(config, ServerStartup.connectStore(config)), FAMILY, Servlets.variant(FAMILY, config), config);
     }
 }

@@ -21,6 +21,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
+import org.testbed.server.ServerStartup;
 import org.testbed.server.ServerTuning;
 import org.testbed.store.ItemStore;
 import org.testbed.tls.SelfSignedCertificate;
@@ -54,6 +55,24 @@ public final class JettyServers {
             }
         });
         return server;
+    }
+
+    /**
+     * What a Jetty variant's {@code main} does with its server: starts it, prints the ready line
+     * naming {@code variant}, and serves until the JVM stops (which stops the server). A start that
+     * fails is one line on stderr naming {@code name}, then exit status 1.
+     */
+    public static void serve(Server server, String name, String variant, TestbedConfig config) throws Exception {
+        server.setStopAtShutdown(true);
+        try {
+            server.start();
+        } catch (Exception e) {
+            System.err.println("testbed: " + name + " failed to start: " + e);
+            server.stop();
+            System.exit(1);
+        }
+        ServerStartup.printReady(variant, config, localPort(server));
+        server.join();
     }
 
     /** The port the server's connector is bound to (the free one chosen for port 0), once started. */

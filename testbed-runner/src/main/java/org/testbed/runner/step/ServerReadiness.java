@@ -6,12 +6,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
+import org.testbed.scenario.Preloader;
 import org.testbed.scenario.RequestSpec;
 
 /** Before a variant is measured: its health endpoint answers 200, and the items a scenario reads exist. */
@@ -42,32 +38,13 @@ final class ServerReadiness {
     }
 
     /** Sends the scenario's preload requests, 16 at a time; 201 and 409 (already there) are fine. */
-    static void preload(URI base, List<RequestSpec> specs) throws IOException, InterruptedException {
+    static void preload(URI base, List<RequestSpec> specs) throws IOException {
         if (specs.isEmpty()) {
             return;
         }
-        HttpClient client = client();
-        Semaphore permits = new Semaphore(16);
-        AtomicInteger failures = new AtomicInteger();
-        AtomicReference<String> firstFailure = new AtomicReference<>();
-        List<CompletableFuture<?>> futures = new ArrayList<>();
-        for (RequestSpec spec : specs) {
-            permits.acquire();
-            HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(spec.path())).timeout(Duration.ofSeconds(10));
-            request = spec.hasBody()
-                    ? request.header("Content-Type", RequestSpec.JSON).method(spec.method().name(), HttpRequest.BodyPublishers.ofByteArray(spec.body()))
-                    : request.method(spec.method().name(), HttpRequest.BodyPublishers.noBody());
-            futures.add(client.sendAsync(request.build(), HttpResponse.BodyHandlers.discarding()).whenComplete((response, error) -> {
-                permits.release();
-                if (error != null || (response.statusCode() != 201 && response.statusCode() != 409)) {
-                    failures.incrementAndGet();
-                    firstFailure.compareAndSet(null, spec.path() + ": " + (error != null ? error : "status " + response.statusCode()));
-                }
-            }));
-        }
-        CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
-        if (failures.get() > 0) {
-            throw new IOException("preload failed for " + failures.get() + " of " + specs.size() + " items, e.g. " + firstFailure.get());
+        Preloader.Outcome outcome = Preloader.run(base, specs, 16);
+        if (outcome.failed() > 0) {
+            throw new IOException("preload failed for " + outcome.failed() + " of " + specs.size() + " items, e.g. " + outcome.firstFailure());
         }
     }
 
