@@ -8,29 +8,38 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Creates the items a scenario reads before its load starts (so that creating them is not
  * measured), a bounded number of requests in flight. 201 and 409 (left by an earlier run) both
- * count as present. It reports; each caller decides what a failure means: the runner stops, a
- * Gatling run goes on and lets its assertions judge the target.
+ * count as present. A 503 (the store did not answer in time: by the contract a transient state
+ * the service recovers from) or a failed connection is tried again after a pause, a few times, so
+ * that a busy machine does not lose a whole variant's run to one slow moment. It reports; each
+ * caller decides what a failure means: the runner stops, a Gatling run goes on and lets its
+ * assertions judge the target.
  */
 public final class Preloader {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    /** Pauses before the retries of a 503 or a failed connection: 0.2, 0.4, 0.8 s. */
+    private static final long[] RETRY_PAUSE_MS = {200, 400, 800};
 
     private Preloader() {
     }
 
     /** What a preload did. */
-    public record Outcome(int requested, int created, int existing, int failed, String firstFailure, Duration took) {
+    public record Outcome(int requested, int created, int existing, int failed, String firstFailure, Duration took,
+                          int retried) {
         /** One line for a log. */
         public String describe() {
-            return String.format(Locale.ROOT, "%d created, %d already there, %d failed in %d ms%s",
-                    created, existing, failed, took.toMillis(), failed == 0 ? "" : " (first: " + firstFailure + ")");
+            return String.format(Locale.ROOT, "%d created, %d already there, %d failed in %d ms%s%s",
+                    created, existing, failed, took.toMillis(), retried == 0 ? "" : " (" + retried + " tried again)",
+                    failed == 0 ? "" : " (first: " + firstFailure + ")");
         }
     }
 
@@ -50,12 +59,13 @@ public final class Preloader {
         AtomicInteger created = new AtomicInteger();
         AtomicInteger existing = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
+        AtomicInteger retried = new AtomicInteger();
         AtomicReference<String> firstFailure = new AtomicReference<>();
         CompletableFuture<?>[] all = new CompletableFuture<?>[specs.size()];
         for (int i = 0; i < specs.size(); i++) {
             RequestSpec spec = specs.get(i);
             permits.acquireUninterruptibly();
-            all[i] = client.sendAsync(request(base, spec), HttpResponse.BodyHandlers.discarding())
+            all[i] = send(client, request(base, spec), 0, retried)
                     .handle((response, error) -> {
                         permits.release();
                         if (error == null && response.statusCode() == 201) {
@@ -72,7 +82,24 @@ public final class Preloader {
         }
         CompletableFuture.allOf(all).join();
         return new Outcome(specs.size(), created.get(), existing.get(), failed.get(), firstFailure.get(),
-                Duration.ofNanos(System.nanoTime() - started));
+                Duration.ofNanos(System.nanoTime() - started), retried.get());
+    }
+
+    /** Sends, and after a 503 or an I/O failure sends again after a pause, up to the retries there are. */
+    private static CompletableFuture<HttpResponse<Void>> send(HttpClient client, HttpRequest request, int attempt,
+                                                              AtomicInteger retried) {
+        return client.sendAsync(request, HttpResponse.BodyHandlers.discarding()).handle((response, error) -> {
+            boolean transientFailure = error != null ? error instanceof java.io.IOException
+                    || error.getCause() instanceof java.io.IOException : response.statusCode() == 503;
+            if (!transientFailure || attempt >= RETRY_PAUSE_MS.length) {
+                return error == null ? CompletableFuture.completedFuture(response)
+                        : CompletableFuture.<HttpResponse<Void>>failedFuture(error);
+            }
+            retried.incrementAndGet();
+            Executor later = CompletableFuture.delayedExecutor(RETRY_PAUSE_MS[attempt], TimeUnit.MILLISECONDS);
+            return CompletableFuture.supplyAsync(() -> null, later)
+                    .thenCompose(ignored -> send(client, request, attempt + 1, retried));
+        }).thenCompose(f -> f);
     }
 
     /** The path goes after whatever {@code base} holds, a path prefix included (a proxy's, say). */
