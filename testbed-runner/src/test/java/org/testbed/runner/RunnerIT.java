@@ -15,6 +15,7 @@ import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.csv.Csv;
 import org.testbed.runner.csv.ResultRow;
 import org.testbed.runner.csv.ResultsCsv;
+import org.testbed.runner.csv.SamplesCsv;
 import org.testbed.runner.csv.StepRecord;
 import org.testbed.runner.csv.StepsCsv;
 import org.testbed.runner.report.Chromium;
@@ -114,7 +115,8 @@ class RunnerIT {
     @Test
     void countersPerRequestOrTheReasonTheyAreMissing() throws Exception {
         List<CounterRecord> counters = CountersCsv.read(run.resolve(CountersCsv.FILE));
-        assertThat(counters).hasSize(4);
+        assertThat(counters).as("one row per sample").hasSameSizeAs(SamplesCsv.read(run.resolve(SamplesCsv.FILE)));
+        assertThat(CountersCsv.medians(counters)).as("one median per step").hasSize(4);
         for (CounterRecord c : counters) {
             assertThat(c.requests()).isPositive();
             double[] figures = c.figures();
