@@ -51,6 +51,11 @@ public final class Main implements Runnable {
     }
 
     public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** The command line with its pass-through commands, overview and one-line errors set up. */
+    static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new Main());
         // serve, test and jmh hand everything after their first word to the server, Maven or JMH.
         for (String passThrough : new String[] {"serve", "test", "jmh"}) {
@@ -75,7 +80,7 @@ public final class Main implements Runnable {
             }
             throw e;
         });
-        return cli.execute(args);
+        return cli;
     }
 
     /** The repository the commands work on. */
