@@ -11,9 +11,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Finds a JDK able to run a variant: the running one if new enough, else {@code JAVA<N>_HOME}
- * (e.g. {@code JAVA21_HOME}) for the required release or any newer one, else the newest suitable
- * JDK in the usual install directories (Debian's {@code /usr/lib/jvm}, {@code /opt/java}).
+ * Finds a JDK able to run a variant: the running one if new enough, else {@code JAVA_HOME}, else
+ * the {@code java} on the PATH, else {@code JAVA<N>_HOME} (e.g. {@code JAVA21_HOME}) for the required
+ * release or any newer one, else the newest suitable JDK in the usual install directories (Debian's
+ * {@code /usr/lib/jvm}, {@code /opt/java}). This is the one JDK search of the command line; the
+ * {@code ./testbed} bootstrap only finds a JDK 17+ to start it.
  */
 public final class Jdks {
     private static final Pattern JAVA_VERSION = Pattern.compile("^JAVA_VERSION=\"(\\d+)", Pattern.MULTILINE);
@@ -28,6 +30,11 @@ public final class Jdks {
         Path current = Path.of(System.getProperty("java.home"));
         if (Runtime.version().feature() >= minFeature) {
             return Optional.of(launcher(current));
+        }
+        for (Path home : userChosenHomes()) {
+            if (featureOf(home) >= minFeature) {
+                return Optional.of(launcher(home));
+            }
         }
         for (int release : HOME_VARIABLES) {
             String home = System.getenv("JAVA" + release + "_HOME");
@@ -55,7 +62,7 @@ public final class Jdks {
     /** Message for when {@link #javaFor} finds nothing. */
     public static String missing(int minFeature) {
         return "No JDK " + minFeature + "+ found: the running JVM is " + Runtime.version().feature()
-                + ", JAVA21_HOME is unset, and " + INSTALL_DIRECTORIES + " hold none. Install one"
+                + ", neither JAVA_HOME, the java on the PATH nor JAVA21_HOME is one, and " + INSTALL_DIRECTORIES + " hold none. Install one"
                 + " (e.g. apt-get install openjdk-21-jdk-headless) or set JAVA21_HOME.";
     }
 
@@ -67,6 +74,28 @@ public final class Jdks {
         } catch (IOException | RuntimeException e) {
             return 0;
         }
+    }
+
+    /** JAVA_HOME, then the JDK of the {@code java} on the PATH: what a user chose, before any JDK merely installed. */
+    private static List<Path> userChosenHomes() {
+        List<Path> homes = new java.util.ArrayList<>();
+        String javaHome = System.getenv("JAVA_HOME");
+        if (javaHome != null && !javaHome.isBlank()) {
+            homes.add(Path.of(javaHome));
+        }
+        for (String directory : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            Path candidate = directory.isEmpty() ? null : Path.of(directory, "java");
+            if (candidate != null && Files.isExecutable(candidate)) {
+                try {
+                    // /usr/bin/java is a chain of links to <home>/bin/java; the home holds the release file.
+                    homes.add(candidate.toRealPath().getParent().getParent());
+                } catch (IOException | RuntimeException e) {
+                    // A dangling link: not a JDK.
+                }
+                break;
+            }
+        }
+        return homes;
     }
 
     private static Stream<Path> installed() {

@@ -16,7 +16,7 @@ import java.util.NoSuchElementException;
 /**
  * Reads {@code variants.conf}: one variant per line, whitespace-separated
  * {@code name module jar mode min_jdk description...}; {@code #} starts a comment. A plain format
- * on purpose, so that the {@code ./testbed} shell script reads the same file without a JSON tool.
+ * on purpose, so that people and the deployment scripts read the same file without a JSON tool.
  */
 public final class VariantManifest {
     public static final String FILE_NAME = "variants.conf";

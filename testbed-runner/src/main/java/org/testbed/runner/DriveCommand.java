@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
  * One step against a server that is already running (loopback only), with a chosen driver: how
  * the drivers were compared, and a quick way to poke a variant started with {@code ./testbed serve}.
  */
-@Command(name = "drive", mixinStandardHelpOptions = true,
+@Command(name = "drive", mixinStandardHelpOptions = true, hidden = true,
         description = "Send one step of load to an already running server on 127.0.0.1 and print what the driver measured.")
 final class DriveCommand implements Callable<Integer> {
     private static final int PRELOAD_IN_FLIGHT = 16;

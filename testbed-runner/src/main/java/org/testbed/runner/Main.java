@@ -1,20 +1,76 @@
 package org.testbed.runner;
 
+import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Help;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code testbed-runner.jar}: the commands behind {@code ./testbed run | report | compare}. */
-@Command(name = "testbed", mixinStandardHelpOptions = true, version = "testbed-runner 0.1.0",
-        description = "Runs the load steps, writes results.csv and report.html, compares runs.",
-        subcommands = {RunCommand.class, ReportCommand.class, CompareCommand.class, DriveCommand.class})
+/**
+ * {@code testbed-runner.jar}: every command of {@code ./testbed}, which only finds a JDK, builds this
+ * jar when stale and hands over its arguments with {@code --root}.
+ */
+@Command(name = "testbed", version = "testbed-runner 0.1.0", usageHelpWidth = 100,
+        customSynopsis = "./testbed <command> [arguments]",
+        description = "How fast is a Java web stack on this machine, and why?",
+        commandListHeading = "%nCommands:%n",
+        subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, TestCommand.class, JmhCommand.class, RunCommand.class, ReportCommand.class,
+                CompareCommand.class, DriveCommand.class},
+        footerHeading = "%nEnvironment:%n",
+        footer = {
+            "  JAVA_HOME      the JDK used to build and to run variants that need JDK 17+",
+            "  JAVA21_HOME    a JDK 21+ for virtual-thread variants when JAVA_HOME is older (otherwise the",
+            "                 newest JDK 21+ under /usr/lib/jvm is used)",
+            "  TESTBED_*, MEMCACHED_*   server settings, see README.md (\"Configuration\")",
+            "",
+            "Variants are listed in variants.conf; the HTTP contract is in docs/CONTRACT.md, the design",
+            "and the results schema in docs/DESIGN.md.%n"})
 public final class Main implements Runnable {
+    private static final int LABEL_WIDTH = 29;
+
+    @Spec
+    CommandSpec spec;
+
+    // Hidden, with --version: the command list ends with --help, as the overview is about the commands.
+    @Option(names = {"-h", "--help"}, usageHelp = true, hidden = true)
+    boolean help;
+
+    @Option(names = {"-V", "--version"}, versionHelp = true, hidden = true)
+    boolean version;
+
+    // Hidden: ./testbed always passes it; a user never needs to.
+    @Option(names = "--root", paramLabel = "DIR", hidden = true,
+            description = "The repository (default: $TESTBED_ROOT, else the folder holding variants.conf here or above)")
+    Path root;
 
     public static void main(String[] args) {
         System.exit(execute(args));
     }
 
     public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** The command line with its pass-through commands, overview and one-line errors set up. */
+    static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new Main());
+        // serve, test and jmh hand everything after their first word to the server, Maven or JMH.
+        for (String passThrough : new String[] {"serve", "test", "jmh"}) {
+            cli.getSubcommands().get(passThrough).setStopAtPositional(true).setUnmatchedOptionsArePositionalParams(true);
+        }
+        cli.getSubcommands().get("help").getCommandSpec().usageMessage().hidden(true); // "./testbed help", as before
+        var sections = new java.util.LinkedHashMap<>(cli.getHelpSectionMap());
+        sections.put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, Main::commandList);
+        cli.setHelpSectionMap(sections);
+        cli.setParameterExceptionHandler((e, arguments) -> {
+            CommandLine failed = e.getCommandLine();
+            String command = failed.getParent() == null ? "" : failed.getCommandName() + " ";
+            failed.getErr().println("testbed: " + e.getMessage() + " (see './testbed " + command + "--help')");
+            return 2;
+        });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof IllegalArgumentException || e instanceof IllegalStateException
                     || e instanceof java.util.NoSuchElementException || e instanceof java.io.IOException
@@ -24,11 +80,79 @@ public final class Main implements Runnable {
             }
             throw e;
         });
-        return cli.execute(args);
+        return cli;
+    }
+
+    /** The repository the commands work on. */
+    Path root() {
+        return RepositoryRoot.resolve(root);
     }
 
     @Override
     public void run() {
-        new CommandLine(this).usage(System.out);
+        spec.commandLine().usage(System.out);
+    }
+
+    /**
+     * Each command with the arguments it takes and what it does (its header, else its description),
+     * so that the overview reads like a manual's. Wrapped at spaces only: a file name like
+     * results.csv stays whole.
+     */
+    private static String commandList(Help help) {
+        if (help.commandSpec().subcommands().isEmpty()) {
+            return ""; // the subcommands inherit this renderer
+        }
+        int width = help.commandSpec().usageMessage().width();
+        StringBuilder list = new StringBuilder();
+        for (CommandLine sub : help.commandSpec().subcommands().values()) {
+            CommandSpec spec = sub.getCommandSpec();
+            if (!spec.usageMessage().hidden()) {
+                String[] header = spec.usageMessage().header();
+                String text = String.join(" ", header.length > 0 ? header : spec.usageMessage().description());
+                list.append(entry(label(spec), text.replace("%n", " "), width));
+            }
+        }
+        return list.append(entry("--help", "This text.", width)).toString();
+    }
+
+    /** The first custom synopsis line without "./testbed ", else the name, "[options]" and the positional parameters. */
+    private static String label(CommandSpec spec) {
+        String[] synopsis = spec.usageMessage().customSynopsis();
+        if (synopsis.length > 0) {
+            return synopsis[0].replaceFirst("^\\./testbed ", "");
+        }
+        StringBuilder label = new StringBuilder(spec.name());
+        if (spec.options().stream().anyMatch(o -> !o.usageHelp() && !o.versionHelp() && !o.hidden())) {
+            label.append(" [options]");
+        }
+        for (PositionalParamSpec parameter : spec.positionalParameters()) {
+            label.append(' ').append(parameter.paramLabel());
+        }
+        return label.toString();
+    }
+
+    private static String entry(String label, String text, int width) {
+        StringBuilder entry = new StringBuilder("  ").append(label);
+        int column = entry.length();
+        if (column + 2 > LABEL_WIDTH) {
+            entry.append(System.lineSeparator());
+            column = 0;
+        }
+        for (String word : text.split("\\s+")) {
+            if (column > LABEL_WIDTH && column + 1 + word.length() > width) {
+                entry.append(System.lineSeparator());
+                column = 0;
+            }
+            if (column < LABEL_WIDTH) {
+                entry.append(" ".repeat(LABEL_WIDTH - column));
+                column = LABEL_WIDTH;
+            } else {
+                entry.append(' ');
+                column++;
+            }
+            entry.append(word);
+            column += word.length();
+        }
+        return entry.append(System.lineSeparator()).toString();
     }
 }

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.testbed.runner.build.ModuleJar;
+import org.testbed.runner.build.StaleJars;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.load.Level;
 import org.testbed.runner.load.NioHttpDriver;
@@ -20,11 +22,13 @@ import org.testbed.runner.step.Pinning;
 import org.testbed.runner.step.Profile;
 import org.testbed.runner.step.RunSettings;
 import org.testbed.runner.step.Runner;
+import org.testbed.runner.setup.ToolInstaller;
 import org.testbed.scenario.KeySpace;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantManifest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -36,6 +40,9 @@ import picocli.CommandLine.Model.CommandSpec;
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @ParentCommand
+    Main main;
 
     @Option(names = "--variants", split = ",", paramLabel = "NAME",
             description = "Variants to run (default: every variant of variants.conf a JDK here can run)")
@@ -206,25 +213,17 @@ final class RunCommand implements Callable<Integer> {
         if (java != null && mixedJdks) {
             throw new IllegalArgumentException("--java and --mixed-jdks exclude each other: --java runs every variant on one JDK");
         }
+        if (settings.memcachedServers() == null) {
+            new ToolInstaller(System.err).ensureMemcached();
+        }
+        // The run measures the jars as they are on disk: build the missing or stale ones, in one Maven call.
+        StaleJars.in(repo).buildStale(selected.stream().map(v -> new ModuleJar(v.module(), v.jar())).toList());
         Runner runner = new Runner(settings, System.out);
         int rows = runner.run();
         return rows > 0 ? (runner.problems().isEmpty() ? 0 : 3) : 1;
     }
 
     private Path root() {
-        if (root != null) {
-            return root.toAbsolutePath();
-        }
-        String env = System.getenv("TESTBED_ROOT");
-        if (env != null && !env.isBlank()) {
-            return Path.of(env).toAbsolutePath();
-        }
-        Path dir = Path.of("").toAbsolutePath();
-        for (Path p = dir; p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve(VariantManifest.FILE_NAME))) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("no variants.conf here or above " + dir + "; pass --root");
+        return RepositoryRoot.resolve(root != null || main == null ? root : main.root);
     }
 }

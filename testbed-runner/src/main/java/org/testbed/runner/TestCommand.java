@@ -1,0 +1,67 @@
+package org.testbed.runner;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.testbed.runner.build.Processes;
+import org.testbed.runner.setup.ToolInstaller;
+import org.testbed.runner.suite.RobustnessTable;
+import org.testbed.runner.suite.SmokeScripts;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "test", customSynopsis = "./testbed test [maven args]",
+        header = {"The whole test suite, what CI runs. Installs what the tests use when run as root (memcached,"
+                + " chromium, openssh, docker-compose; otherwise says what to install), then: ./mvnw verify (unit"
+                + " tests, the HTTP contract suite against every variant started from its jar, the runner's"
+                + " end-to-end run), the Gatling and JMH smoke runs, the compose check and the deploy test over a"
+                + " loopback sshd. Extra arguments go to Maven, e.g. -Dtestbed.variants=spring-tomcat."})
+final class TestCommand implements Callable<Integer> {
+    static final Path CONTRACT_SUMMARY = Path.of("testbed-contract", "target", "contract-summary.txt");
+    static final Path ROBUSTNESS_SUMMARY = Path.of("testbed-contract", "target", "robustness-summary.tsv");
+
+    @ParentCommand
+    Main main;
+
+    @Parameters(paramLabel = "MAVEN_ARG", description = "Arguments for Maven")
+    List<String> mavenArgs = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        Path root = main.root();
+        new ToolInstaller(System.err).ensureTestTools();
+        List<String> verify = new ArrayList<>(List.of(root.resolve("mvnw").toString(), "-B", "-ntp", "verify"));
+        verify.addAll(mavenArgs);
+        int status = Processes.run(new ProcessBuilder(verify).directory(root.toFile()).inheritIO());
+        Path contract = root.resolve(CONTRACT_SUMMARY);
+        if (Files.isRegularFile(contract)) {
+            System.out.println();
+            System.out.println("HTTP contract, per variant (each started from its jar as a real process):");
+            Files.readAllLines(contract).forEach(line -> System.out.println("  " + line));
+        }
+        Path robustness = root.resolve(ROBUSTNESS_SUMMARY);
+        if (Files.isRegularFile(robustness)) {
+            System.out.println();
+            System.out.println("Robustness, per variant (faults, lost updates, hostile input, connection load, exposure):");
+            RobustnessTable.render(Files.readAllLines(robustness)).forEach(System.out::println);
+        }
+        if (status != 0) {
+            return status;
+        }
+        for (SmokeScripts.Group group : SmokeScripts.GROUPS) {
+            System.out.println();
+            System.out.println(group.heading());
+            for (String script : group.scripts()) {
+                int scriptStatus = Processes.run(new ProcessBuilder("bash", root.resolve(script).toString())
+                        .directory(root.toFile()).inheritIO());
+                if (scriptStatus != 0) {
+                    return scriptStatus;
+                }
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,96 @@
+package org.testbed.runner.setup;
+
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.testbed.memcached.MemcachedProcess;
+import org.testbed.runner.build.Processes;
+
+/**
+ * Provides the programs the servers and the tests use besides a JDK: Debian's packages installed
+ * with apt-get when run as root, otherwise a one-line instruction saying what to install.
+ */
+public final class ToolInstaller {
+    private final PrintStream console;
+
+    public ToolInstaller(PrintStream console) {
+        this.console = console;
+    }
+
+    /** memcached, which every test, the runner and a private {@code serve} memcached start. */
+    public void ensureMemcached() {
+        try {
+            MemcachedProcess.findBinary();
+            return;
+        } catch (IllegalStateException missing) {
+            if (System.getenv("MEMCACHED_BIN") != null && !System.getenv("MEMCACHED_BIN").isBlank()) {
+                throw missing; // the user named a binary: installing another would not honour that
+            }
+        }
+        install("memcached", "memcached");
+        // Just installed here: the tests and the runner start their own memcached on free ports, so the
+        // packaged service (listening on :11211) is not needed.
+        stopService("memcached");
+    }
+
+    /**
+     * What the full test suite needs: memcached (every test), chromium (the report render test),
+     * sshd and an ssh client (the deploy test), docker-compose (validating the compose file), curl.
+     */
+    public void ensureTestTools() {
+        ensureMemcached();
+        if (onPath("chromium") == null) {
+            install("chromium (renders the report in a test)", "chromium");
+        }
+        boolean sshd = onPath("sshd") != null || Files.isExecutable(Path.of("/usr/sbin/sshd"));
+        if (!sshd || onPath("ssh") == null) {
+            install("OpenSSH (the deploy test's loopback sshd)", "openssh-server", "openssh-client");
+            stopService("ssh"); // the deploy test runs its own sshd on a free loopback port
+        }
+        if (onPath("docker-compose") == null) {
+            install("docker-compose (validates docker/compose.yaml)", "docker-compose");
+        }
+        if (onPath("curl") == null) {
+            install("curl", "curl");
+        }
+    }
+
+    private void install(String what, String... packages) {
+        String names = String.join(" ", packages);
+        if (!"root".equals(System.getProperty("user.name")) || onPath("apt-get") == null) {
+            throw new IllegalStateException(what + " is not installed. Install it: sudo apt-get install " + names
+                    + " (Debian/Ubuntu); or see README.md.");
+        }
+        console.println("testbed: " + what + " is missing; installing Debian's package(s): " + names);
+        List<String> install = new ArrayList<>(List.of("apt-get", "install", "-y", "-qq", "--no-install-recommends"));
+        install.addAll(List.of(packages));
+        ProcessBuilder update = new ProcessBuilder("apt-get", "update", "-qq").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        ProcessBuilder apt = new ProcessBuilder(install).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        apt.environment().put("DEBIAN_FRONTEND", "noninteractive");
+        if (Processes.run(update) != 0 || Processes.run(apt) != 0) {
+            throw new IllegalStateException("could not install " + names + " with apt-get");
+        }
+    }
+
+    /** Only ever called for a service just installed here. */
+    private static void stopService(String name) {
+        if (onPath("systemctl") != null) {
+            Processes.run(new ProcessBuilder("systemctl", "disable", "--now", name).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD));
+        }
+    }
+
+    /** The executable {@code command} on the PATH, or null. */
+    public static Path onPath(String command) {
+        for (String directory : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (!directory.isEmpty() && Files.isExecutable(Path.of(directory, command))) {
+                return Path.of(directory, command);
+            }
+        }
+        return null;
+    }
+}
