@@ -15,7 +15,7 @@ import picocli.CommandLine.ParentCommand;
 
 @Command(name = "test", customSynopsis = "./testbed test [maven args]",
         header = {"The whole test suite, what CI runs. Installs what the tests use when run as root (memcached,"
-                + " chromium, openssh, docker-compose; otherwise says what to install), then: ./mvnw verify (unit"
+                + " chromium, openssh, docker-compose, linux-perf; otherwise says what to install), then: ./mvnw verify (unit"
                 + " tests, the HTTP contract suite against every variant started from its jar, the runner's"
                 + " end-to-end run), the Gatling and JMH smoke runs, the compose check and the deploy test over a"
                 + " loopback sshd. Extra arguments go to Maven, e.g. -Dtestbed.variants=spring-tomcat."})

@@ -38,7 +38,8 @@ public final class ToolInstaller {
 
     /**
      * What the full test suite needs: memcached (every test), chromium (the report render test),
-     * sshd and an ssh client (the deploy test), docker-compose (validating the compose file), curl.
+     * sshd and an ssh client (the deploy test), docker-compose (validating the compose file), perf
+     * (the counters test), curl.
      */
     public void ensureTestTools() {
         ensureMemcached();
@@ -52,6 +53,9 @@ public final class ToolInstaller {
         }
         if (onPath("docker-compose") == null) {
             install("docker-compose (validates docker/compose.yaml)", "docker-compose");
+        }
+        if (onPath("perf") == null) {
+            install("perf (counts the server's events in the counters test)", "linux-perf");
         }
         if (onPath("curl") == null) {
             install("curl", "curl");
