@@ -49,13 +49,23 @@ public final class RequestMetricsFilter extends HttpFilter {
         try {
             chain.doFilter(request, response);
         } finally {
-            if (request.isAsyncStarted()) {
-                // Even when another thread has completed it already, the completion only takes
-                // effect once this dispatch returns, so the listener added here always hears it.
-                request.getAsyncContext().addListener(new Completion(request, response, start));
-            } else {
+            if (!request.isAsyncStarted() || !listen(request, response, start)) {
                 metrics.record(request.getMethod(), request.getRequestURI(), response.getStatus(), start);
             }
+        }
+    }
+
+    /**
+     * Records the request when its async context completes. Even when another thread has completed
+     * it already, the completion only takes effect once this dispatch returns, so the listener
+     * added here hears it; false if the container refuses the listener all the same.
+     */
+    private boolean listen(HttpServletRequest request, HttpServletResponse response, long start) {
+        try {
+            request.getAsyncContext().addListener(new Completion(request, response, start));
+            return true;
+        } catch (IllegalStateException completed) {
+            return false;
         }
     }
 
