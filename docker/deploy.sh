@@ -47,7 +47,8 @@ Options:
   -- ARGS               everything after -- goes to the server as flags (kept for restarts)
 
 Settings taken from this shell when set, so a VM runs with the same configuration as a local
-'./testbed serve': TESTBED_THREADS TESTBED_TLS TESTBED_MAX_BODY TESTBED_IDLE_TIMEOUT_MS MEMCACHED_TIMEOUT_MS
+'./testbed serve': TESTBED_THREADS TESTBED_TLS TESTBED_MAX_BODY TESTBED_IDLE_TIMEOUT_MS TESTBED_GZIP
+TESTBED_METRICS MEMCACHED_TIMEOUT_MS
 TESTBED_JAVA_OPTS (JVM options) JAVA_TOOL_OPTIONS. They are written to DIR/testbed.env.
 USAGE
 }
@@ -156,7 +157,8 @@ write_env() {
     printf 'MEMCACHED_SERVERS=%q\n' "${MEMCACHED:-127.0.0.1:11211}"
     printf 'TESTBED_PORT=%q\n' "$APP_PORT"
     [ -n "$BIND" ] && printf 'TESTBED_HOST=%q\n' "$BIND"
-    for name in TESTBED_THREADS TESTBED_TLS TESTBED_MAX_BODY TESTBED_IDLE_TIMEOUT_MS MEMCACHED_TIMEOUT_MS TESTBED_JAVA_OPTS JAVA_TOOL_OPTIONS; do
+    for name in TESTBED_THREADS TESTBED_TLS TESTBED_MAX_BODY TESTBED_IDLE_TIMEOUT_MS TESTBED_GZIP TESTBED_METRICS \
+        MEMCACHED_TIMEOUT_MS TESTBED_JAVA_OPTS JAVA_TOOL_OPTIONS; do
       [ -n "${!name:-}" ] && printf '%s=%q\n' "$name" "${!name}"
     done
     [ -n "$REMOTE_JAVA" ] && printf 'TESTBED_JAVA=%q\n' "$REMOTE_JAVA"

@@ -8,6 +8,7 @@ import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
 import org.testbed.server.jetty.JettyServers;
 import org.testbed.service.ItemService;
+import org.testbed.service.Metrics;
 import org.testbed.store.ItemStore;
 
 /**
@@ -24,7 +25,9 @@ public final class JettyHandlerServer {
     /** A Jetty for {@code config}, not yet started. It owns {@code store} and closes it once stopped. */
     public static Server newServer(TestbedConfig config, ItemStore store) {
         Server server = JettyServers.newServer(config, store);
-        server.setHandler(new TestbedHandler(new ItemService(store, VARIANT, config.maxBody())));
+        Metrics metrics = Metrics.of(config);
+        JettyServers.setHandler(server, config, metrics,
+                new TestbedHandler(new ItemService(store, VARIANT, config.maxBody(), metrics)));
         return server;
     }
 

@@ -47,6 +47,7 @@ public final class TestbedHandler extends Handler.Abstract {
             case PLAINTEXT -> answer(response, callback, Responses.plaintext());
             case JSON -> answer(response, callback, Responses.json());
             case HEALTH -> items.healthAsync().thenAccept(answer -> answer(response, callback, answer));
+            case METRICS -> answer(response, callback, items.metrics().scrape());
             case DELAY -> delay(request, response, callback);
             case ITEM -> item(request, response, callback, route.id());
         }

@@ -7,6 +7,7 @@ import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
 import org.testbed.service.ItemService;
+import org.testbed.service.Metrics;
 import org.testbed.servlet.async.AsyncServlet;
 import org.testbed.servlet.sync.SyncServlet;
 import org.testbed.store.ItemStore;
@@ -24,8 +25,9 @@ public final class Servlets {
         return ServerStartup.variantName(family, config.mode(), null);
     }
 
-    public static HttpServlet forMode(String variant, TestbedConfig config, ItemStore store) {
-        ItemService items = new ItemService(store, variant, config.maxBody());
+    /** {@code metrics}: what {@code /testbed/metrics} scrapes; the container records into it. */
+    public static HttpServlet forMode(String variant, TestbedConfig config, ItemStore store, Metrics metrics) {
+        ItemService items = new ItemService(store, variant, config.maxBody(), metrics);
         return config.mode() == Mode.ASYNC
                 ? new AsyncServlet(items, config.memcachedTimeoutMs())
                 : new SyncServlet(items);

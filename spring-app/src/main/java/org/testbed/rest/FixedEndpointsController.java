@@ -8,7 +8,7 @@ import org.testbed.service.Delay;
 import org.testbed.service.ItemService;
 import org.testbed.service.Responses;
 
-/** The endpoints without items: simulated I/O, TechEmpower's plaintext and json, health. */
+/** The endpoints without items: simulated I/O, TechEmpower's plaintext and json, health, metrics. */
 @RestController
 class FixedEndpointsController {
     private final ItemService items;
@@ -32,6 +32,12 @@ class FixedEndpointsController {
     @GetMapping("/testbed/json")
     ResponseEntity<byte[]> json() {
         return SpringResponses.of(Responses.json());
+    }
+
+    /** {@code TESTBED_METRICS}: Prometheus' scrape, or the usual 404 while off. */
+    @GetMapping("/testbed/metrics")
+    ResponseEntity<byte[]> metrics() {
+        return SpringResponses.of(items.metrics().scrape());
     }
 
     @GetMapping("/testbed/health")

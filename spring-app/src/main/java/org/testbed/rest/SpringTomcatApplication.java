@@ -12,13 +12,16 @@ import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 import org.springframework.core.env.MapPropertySource;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
 import org.testbed.server.tomcat.ProblemErrorReportValve;
+import org.testbed.server.tomcat.RequestMetricsFilter;
 import org.testbed.server.tomcat.TomcatConnectors;
 import org.testbed.service.ItemService;
+import org.testbed.service.Metrics;
 import org.testbed.store.ItemStore;
 
 /**
@@ -84,13 +87,28 @@ public class SpringTomcatApplication {
         return new FilterRegistrationBean<>(new ContractMethodsFilter());
     }
 
+    /** {@code TESTBED_METRICS}: off, a no-op and no filter. */
+    @Bean
+    Metrics metrics(TestbedConfig config) {
+        return Metrics.of(config);
+    }
+
+    /** Times every request from the first filter on, as the servlet-tomcat variants' filter does. */
+    @Bean
+    FilterRegistrationBean<RequestMetricsFilter> requestMetrics(Metrics metrics) {
+        FilterRegistrationBean<RequestMetricsFilter> registration = new FilterRegistrationBean<>(new RequestMetricsFilter(metrics));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        registration.setEnabled(metrics.enabled());
+        return registration;
+    }
+
     @Bean(destroyMethod = "close")
     ItemStore itemStore(TestbedConfig config) {
         return ServerStartup.connectStore(config);
     }
 
     @Bean
-    ItemService itemService(ItemStore store, TestbedConfig config) {
-        return new ItemService(store, variantName(config), config.maxBody());
+    ItemService itemService(ItemStore store, TestbedConfig config, Metrics metrics) {
+        return new ItemService(store, variantName(config), config.maxBody(), metrics);
     }
 }

@@ -77,6 +77,20 @@ final class HttpProbe {
 
     /** Sends any request; {@code contentType} null sends none. Checks the universal rules. */
     Reply send(String method, String path, String contentType, byte[] body, Map<String, String> headers) {
+        Reply reply = exchange(method, path, contentType, body, headers);
+        if (method.equals("HEAD")) {
+            checkHeadRules(method + " " + path, reply);
+        } else {
+            checkUniversalRules(method + " " + path, reply);
+        }
+        return reply;
+    }
+
+    /**
+     * Sends a request and returns the answer as it came, body still content-coded, without the
+     * universal rules: a gzip answer is streamed, so it may have no {@code Content-Length}.
+     */
+    Reply exchange(String method, String path, String contentType, byte[] body, Map<String, String> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(REQUEST_TIMEOUT)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         if (contentType != null) {
@@ -93,14 +107,8 @@ final class HttpProbe {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
         }
-        Reply reply = new Reply(response.statusCode(), response.headers(), response.body(),
+        return new Reply(response.statusCode(), response.headers(), response.body(),
                 Duration.ofNanos(System.nanoTime() - start));
-        if (method.equals("HEAD")) {
-            checkHeadRules(method + " " + path, reply);
-        } else {
-            checkUniversalRules(method + " " + path, reply);
-        }
-        return reply;
     }
 
     static void checkUniversalRules(String what, Reply reply) {

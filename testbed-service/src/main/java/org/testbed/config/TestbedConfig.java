@@ -61,6 +61,20 @@ public final class TestbedConfig {
             description = "Close a connection idle (or stalled mid-request) this long [TESTBED_IDLE_TIMEOUT_MS]. Default: ${DEFAULT-VALUE}")
     private int idleTimeoutMs;
 
+    @Option(names = "--gzip", paramLabel = "BOOL", defaultValue = "false", arity = "0..1", fallbackValue = "true",
+            description = "Gzip responses of at least " + GZIP_MIN_BYTES + " bytes to clients that accept it [TESTBED_GZIP]. Default: ${DEFAULT-VALUE}")
+    private boolean gzip;
+
+    @Option(names = "--metrics", paramLabel = "BOOL", defaultValue = "false", arity = "0..1", fallbackValue = "true",
+            description = "Request timers and JVM metrics in Prometheus' format at GET /testbed/metrics [TESTBED_METRICS]. Default: ${DEFAULT-VALUE}")
+    private boolean metrics;
+
+    /**
+     * With {@code TESTBED_GZIP}, the smallest body that is compressed, the same on every variant:
+     * below about a kilobyte gzip's header and the deflate work cost more than the bytes saved.
+     */
+    public static final int GZIP_MIN_BYTES = 1024;
+
     private TestbedConfig() {
     }
 
@@ -232,10 +246,19 @@ public final class TestbedConfig {
         return idleTimeoutMs;
     }
 
+    public boolean gzip() {
+        return gzip;
+    }
+
+    public boolean metrics() {
+        return metrics;
+    }
+
     @Override
     public String toString() {
         return "host=" + host + " port=" + port + " mode=" + mode.label() + " threads=" + threads + " tls=" + tls
                 + " max-body=" + maxBody + " memcached-servers=" + memcachedServers
-                + " memcached-timeout-ms=" + memcachedTimeoutMs + " idle-timeout-ms=" + idleTimeoutMs;
+                + " memcached-timeout-ms=" + memcachedTimeoutMs + " idle-timeout-ms=" + idleTimeoutMs
+                + " gzip=" + gzip + " metrics=" + metrics;
     }
 }

@@ -13,7 +13,9 @@ public final class Routes {
         DELAY("GET"),
         PLAINTEXT("GET"),
         JSON("GET"),
-        HEALTH("GET");
+        HEALTH("GET"),
+        /** Prometheus' scrape of {@code TESTBED_METRICS}; a 404 while the setting is off. */
+        METRICS("GET");
 
         private final String allow;
 
@@ -41,6 +43,7 @@ public final class Routes {
     private static final Route PLAINTEXT = new Route(Endpoint.PLAINTEXT, null);
     private static final Route JSON = new Route(Endpoint.JSON, null);
     private static final Route HEALTH = new Route(Endpoint.HEALTH, null);
+    private static final Route METRICS = new Route(Endpoint.METRICS, null);
 
     private Routes() {
     }
@@ -59,6 +62,7 @@ public final class Routes {
             case BASE + "/plaintext" -> PLAINTEXT;
             case BASE + "/json" -> JSON;
             case BASE + "/health" -> HEALTH;
+            case BASE + "/metrics" -> METRICS;
             default -> null;
         };
     }

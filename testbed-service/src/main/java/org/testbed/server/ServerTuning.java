@@ -1,8 +1,10 @@
 package org.testbed.server;
 
 import java.time.Duration;
+import java.util.List;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
+import org.testbed.http.MediaTypes;
 
 /**
  * Every number a Tomcat or Jetty variant is tuned with, in one place, so that the containers are
@@ -36,6 +38,17 @@ public final class ServerTuning {
      * within its timeout, so this only ever fires on a bug; it must never race the store's 503.
      */
     public static final Duration ASYNC_TIMEOUT_MARGIN = Duration.ofSeconds(5);
+
+    /**
+     * With {@code TESTBED_GZIP}: the media types compressed, which are all the contract answers
+     * with (the metrics scrape is text/plain too). Bodies of at least
+     * {@link TestbedConfig#GZIP_MIN_BYTES} only, and only to a client whose {@code Accept-Encoding}
+     * names gzip; every server then adds {@code Vary: Accept-Encoding}. Never an answer with a
+     * strong ETag (the items'): a strong ETag names the exact bytes of the representation, and
+     * Tomcat refuses to compress such an answer, so no variant does (RFC 9110, 8.8.1).
+     */
+    public static final List<String> GZIP_MEDIA_TYPES = List.of(MediaTypes.JSON, MediaTypes.PROBLEM_JSON,
+            MediaTypes.TEXT_PLAIN);
 
     private ServerTuning() {
     }

@@ -32,11 +32,24 @@ public final class ItemService {
     private final ItemStore store;
     private final String variant;
     private final int maxBody;
+    private final Metrics metrics;
 
+    /** A service that records no metrics. */
     public ItemService(ItemStore store, String variant, int maxBody) {
+        this(store, variant, maxBody, Metrics.off());
+    }
+
+    /** {@code metrics}: where the variant's adapter records its requests, and what {@link #metrics()} scrapes. */
+    public ItemService(ItemStore store, String variant, int maxBody, Metrics metrics) {
         this.store = store;
         this.variant = variant;
         this.maxBody = maxBody;
+        this.metrics = metrics;
+    }
+
+    /** The variant's metrics ({@code TESTBED_METRICS}); a no-op when off. */
+    public Metrics metrics() {
+        return metrics;
     }
 
     public int maxBody() {

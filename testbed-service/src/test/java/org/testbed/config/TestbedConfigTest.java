@@ -28,6 +28,8 @@ class TestbedConfigTest {
         assertThat(config.memcachedServers()).isEqualTo("127.0.0.1:11211");
         assertThat(config.memcachedTimeoutMs()).isEqualTo(1000);
         assertThat(config.idleTimeoutMs()).isEqualTo(30000);
+        assertThat(config.gzip()).isFalse();
+        assertThat(config.metrics()).isFalse();
     }
 
     @Test
@@ -45,8 +47,10 @@ class TestbedConfigTest {
     @Test
     void everySettingHasItsDesignName() {
         Map<String, String> env = Map.of("TESTBED_HOST", "127.0.0.1", "TESTBED_MODE", "virtual", "TESTBED_TLS", "true",
-                "MEMCACHED_SERVERS", "a:1,b:2", "TESTBED_IDLE_TIMEOUT_MS", "1500");
-        TestbedConfig config = TestbedConfig.parse("t", new String[0], env, new Properties());
+                "MEMCACHED_SERVERS", "a:1,b:2", "TESTBED_IDLE_TIMEOUT_MS", "1500", "TESTBED_GZIP", "true");
+        TestbedConfig config = TestbedConfig.parse("t", new String[0], env, properties("testbed.metrics", "true"));
+        assertThat(config.gzip()).isTrue();
+        assertThat(config.metrics()).isTrue();
         assertThat(config.host()).isEqualTo("127.0.0.1");
         assertThat(config.mode()).isEqualTo(Mode.VIRTUAL);
         assertThat(config.tls()).isTrue();
@@ -60,7 +64,7 @@ class TestbedConfigTest {
     void settingsListsEveryOptionWithItsNamesAndDefault() {
         assertThat(TestbedConfig.settings()).extracting(TestbedConfig.Setting::environmentName).containsExactly(
                 "TESTBED_HOST", "TESTBED_PORT", "TESTBED_MODE", "TESTBED_THREADS", "TESTBED_TLS", "TESTBED_MAX_BODY",
-                "MEMCACHED_SERVERS", "MEMCACHED_TIMEOUT_MS", "TESTBED_IDLE_TIMEOUT_MS");
+                "MEMCACHED_SERVERS", "MEMCACHED_TIMEOUT_MS", "TESTBED_IDLE_TIMEOUT_MS", "TESTBED_GZIP", "TESTBED_METRICS");
         assertThat(TestbedConfig.settings()).contains(
                 new TestbedConfig.Setting("TESTBED_MAX_BODY", "--max-body", "testbed.max.body", "65536"),
                 new TestbedConfig.Setting("MEMCACHED_SERVERS", "--memcached-servers", "memcached.servers", "127.0.0.1:11211"));

@@ -29,6 +29,7 @@ import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.testbed.config.TestbedConfig;
 import org.testbed.http.MediaTypes;
 import org.testbed.http.Problem;
 import org.testbed.http.Response;
@@ -36,6 +37,7 @@ import org.testbed.http.Routes;
 import org.testbed.server.ServerTuning;
 import org.testbed.service.Delay;
 import org.testbed.service.ItemService;
+import org.testbed.service.Metrics;
 import org.testbed.service.Responses;
 
 /**
@@ -59,6 +61,8 @@ final class HttpVerticle extends VerticleBase {
     private static final CharSequence DATE = HttpHeaders.createOptimized("Date");
     private static final CharSequence CONTENT_TYPE = HttpHeaders.CONTENT_TYPE;
     private static final CharSequence CLOSE = HttpHeaders.CLOSE;
+    private static final CharSequence VARY = HttpHeaders.VARY;
+    private static final CharSequence ACCEPT_ENCODING = HttpHeaders.ACCEPT_ENCODING;
     private static final CharSequence TEXT_PLAIN = HttpHeaders.createOptimized(MediaTypes.TEXT_PLAIN);
     private static final CharSequence JSON = HttpHeaders.createOptimized(MediaTypes.JSON);
     private static final CharSequence PROBLEM_JSON = HttpHeaders.createOptimized(MediaTypes.PROBLEM_JSON);
@@ -87,8 +91,12 @@ final class HttpVerticle extends VerticleBase {
     public Future<?> start() {
         dateTimer = vertx.setPeriodic(1000, id -> date = httpDate());
         Router router = router();
+        Metrics metrics = service.metrics();
         server = vertx.createHttpServer(options)
                 .requestHandler(request -> {
+                    if (metrics.enabled()) {
+                        record(metrics, request);
+                    }
                     if (hasOneHost(request)) {
                         router.handle(request);
                     } else {
@@ -98,6 +106,13 @@ final class HttpVerticle extends VerticleBase {
                 .invalidRequestHandler(this::invalidRequest)
                 .exceptionHandler(e -> log.debug("Connection error: {}", e.toString()));
         return server.listen().onSuccess(listening::accept);
+    }
+
+    /** Records the request's time and status with {@code metrics} once its response has ended. */
+    private static void record(Metrics metrics, HttpServerRequest request) {
+        long start = metrics.start();
+        HttpServerResponse response = request.response();
+        response.endHandler(ended -> metrics.record(request.method().name(), request.path(), response.getStatusCode(), start));
     }
 
     @Override
@@ -131,6 +146,7 @@ final class HttpVerticle extends VerticleBase {
         exact(router, HttpMethod.DELETE, ITEM, ctx -> reply(ctx, service.deleteAsync(itemId(ctx))));
         exact(router, HttpMethod.GET, literal("/delay"), this::delay);
         exact(router, HttpMethod.GET, literal("/health"), ctx -> reply(ctx, service.healthAsync()));
+        exact(router, HttpMethod.GET, literal("/metrics"), ctx -> send(ctx, service.metrics().scrape()));
 
         // Whatever the router itself answers is a problem body too: no match, wrong method, a bad
         // percent-encoding (400), the body limit (413), an unexpected Expect (417), a failure (500).
@@ -296,6 +312,16 @@ final class HttpVerticle extends VerticleBase {
             headers.add(CONTENT_TYPE, mediaType(answer.contentType()));
         }
         answer.forEachHeader(headers::add);
+        if (options.isCompressionSupported()) {
+            if (answer.etag() != null) {
+                // A strong ETag names these exact bytes: never compressed (ServerTuning.GZIP_MEDIA_TYPES).
+                // Vert.x's compressor takes "identity" as "leave alone" and removes the header.
+                headers.add(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY);
+            } else if (answer.body().length >= TestbedConfig.GZIP_MIN_BYTES) {
+                // Netty's compressor adds no Vary; Tomcat and Jetty do on the answers they would compress.
+                headers.add(VARY, ACCEPT_ENCODING);
+            }
+        }
         // An answer before the body of a request that waits for "100 Continue": the client will
         // not send that body, so the connection cannot carry another request.
         boolean close = !request.isEnded() && "100-continue".equalsIgnoreCase(request.getHeader(HttpHeaders.EXPECT));

@@ -8,6 +8,8 @@ import io.vertx.core.file.FileSystemOptions;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.KeyStoreOptions;
 import io.vertx.core.transport.Transport;
+import io.netty.handler.codec.compression.StandardCompressionOptions;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -20,6 +22,7 @@ import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
 import org.testbed.server.ServerTuning;
 import org.testbed.service.ItemService;
+import org.testbed.service.Metrics;
 import org.testbed.store.ItemStore;
 import org.testbed.tls.SelfSignedCertificate;
 
@@ -69,7 +72,7 @@ public final class VertxServer implements AutoCloseable {
         HttpServerOptions options = serverOptions(config);
         int eventLoops = Runtime.getRuntime().availableProcessors();
         ItemStore store = ServerStartup.connectStore(config);
-        ItemService service = new ItemService(store, variantName(config), config.maxBody());
+        ItemService service = new ItemService(store, variantName(config), config.maxBody(), Metrics.of(config));
         Vertx vertx = Vertx.vertx(new VertxOptions()
                 .setPreferNativeTransport(true)
                 .setEventLoopPoolSize(eventLoops)
@@ -102,13 +105,20 @@ public final class VertxServer implements AutoCloseable {
                 // A negative port makes Vert.x bind one random port and share it among the
                 // verticles; 0 would give each verticle a different one.
                 .setPort(config.port() == 0 ? -1 : config.port())
-                .setCompressionSupported(false)
+                .setCompressionSupported(config.gzip())
                 .setTcpNoDelay(true)
                 .setAcceptBacklog(ServerTuning.ACCEPT_QUEUE)
                 .setIdleTimeout(config.idleTimeoutMs())
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 // 100 Continue only once the id and media type are accepted (BodyHandler sends it).
                 .setHandle100ContinueAutomatically(false);
+        if (config.gzip()) {
+            // TESTBED_GZIP: Netty's compressor, gzip only (as Tomcat and Jetty offer), for bodies of
+            // at least the contract's minimum. It compresses any media type, and every body the
+            // contract has is one of ServerTuning.GZIP_MEDIA_TYPES; HttpVerticle adds the Vary.
+            options.setCompressionContentSizeThreshold(TestbedConfig.GZIP_MIN_BYTES)
+                    .setCompressors(List.of(StandardCompressionOptions.gzip()));
+        }
         if (config.tls()) {
             // HTTP/1.1 over the JDK's TLS (no ALPN, no HTTP/2), like every other variant.
             SelfSignedCertificate certificate = SelfSignedCertificate.generate();

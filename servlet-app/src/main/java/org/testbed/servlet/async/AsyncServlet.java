@@ -39,6 +39,7 @@ public final class AsyncServlet extends HttpServlet {
         switch (route.endpoint()) {
             case PLAINTEXT -> ServletSupport.write(response, Responses.plaintext());
             case JSON -> ServletSupport.write(response, Responses.json());
+            case METRICS -> ServletSupport.write(response, items.metrics().scrape());
             case HEALTH -> AsyncExchange.start(request, response, storeTimeoutMillis).answerWhenDone(items.healthAsync());
             case DELAY -> delay(request, response);
             case ITEM -> item(request, response, route.id());

@@ -7,6 +7,7 @@ import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
 import org.testbed.server.jetty.JettyServers;
 import org.testbed.server.jetty.ProblemErrorHandler;
+import org.testbed.service.Metrics;
 import org.testbed.servlet.Servlets;
 import org.testbed.store.ItemStore;
 
@@ -27,10 +28,12 @@ public final class JettyServer {
         ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
         context.setContextPath("/");
         context.setErrorHandler(new ProblemErrorHandler());
-        ServletHolder servlet = new ServletHolder("testbed", Servlets.forMode(Servlets.variant(FAMILY, config), config, store));
+        Metrics metrics = Metrics.of(config);
+        ServletHolder servlet = new ServletHolder("testbed",
+                Servlets.forMode(Servlets.variant(FAMILY, config), config, store, metrics));
         servlet.setAsyncSupported(true);
         context.addServlet(servlet, "/*");
-        server.setHandler(context);
+        JettyServers.setHandler(server, config, metrics, context);
         return server;
     }
 

@@ -45,6 +45,7 @@ public final class SyncServlet extends HttpServlet {
             case PLAINTEXT -> Responses.plaintext();
             case JSON -> Responses.json();
             case HEALTH -> items.health();
+            case METRICS -> items.metrics().scrape();
             case DELAY -> {
                 Delay delay = Delay.parse(request.getParameter("ms"));
                 yield delay.rejection() != null ? delay.rejection() : delay.sleep();

@@ -21,7 +21,9 @@ import org.apache.catalina.startup.Tomcat;
 import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
 import org.testbed.server.tomcat.ProblemErrorReportValve;
+import org.testbed.server.tomcat.RequestMetricsFilter;
 import org.testbed.server.tomcat.TomcatConnectors;
+import org.testbed.service.Metrics;
 import org.testbed.servlet.Servlets;
 import org.testbed.store.ItemStore;
 
@@ -67,7 +69,12 @@ public final class TomcatServer {
         context.setClearReferencesObjectStreamClassCaches(false);
         context.setClearReferencesRmiTargets(false);
         context.setClearReferencesThreadLocals(false);
-        Wrapper servlet = Tomcat.addServlet(context, SERVLET, Servlets.forMode(Servlets.variant(FAMILY, config), config, store));
+        Metrics metrics = Metrics.of(config);
+        if (metrics.enabled()) {
+            RequestMetricsFilter.addTo(context, metrics);
+        }
+        Wrapper servlet = Tomcat.addServlet(context, SERVLET,
+                Servlets.forMode(Servlets.variant(FAMILY, config), config, store, metrics));
         servlet.setAsyncSupported(true);
         context.addServletMappingDecoded("/*", SERVLET, false);
 

@@ -7,6 +7,7 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.PreEncodedHttpField;
 import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Response;
@@ -14,6 +15,7 @@ import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.server.handler.gzip.GzipHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.component.LifeCycle;
@@ -22,7 +24,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
+import org.testbed.http.Routes;
 import org.testbed.server.ServerTuning;
+import org.testbed.service.Metrics;
 import org.testbed.store.ItemStore;
 import org.testbed.tls.SelfSignedCertificate;
 
@@ -31,7 +35,8 @@ import org.testbed.tls.SelfSignedCertificate;
  * thread pool for the mode, one HTTP/1.1 connector (HTTPS with a fresh self-signed certificate when
  * {@code TESTBED_TLS=true}) with {@link ServerTuning}'s timeouts and backlog, {@code Server:
  * testbed} and {@code Date} on every response, problem-JSON error pages. The variant only adds its
- * handler. Jetty has no gzip unless a handler adds it, and keeps connections alive without a limit.
+ * handler, through {@link #setHandler}, which puts gzip and metrics around it as the settings say.
+ * Jetty keeps connections alive without a limit.
  */
 public final class JettyServers {
     static final HttpField SERVER = new PreEncodedHttpField(HttpHeader.SERVER, ServerTuning.SERVER_HEADER);
@@ -73,6 +78,32 @@ public final class JettyServers {
         }
         ServerStartup.printReady(variant, config, localPort(server));
         server.join();
+    }
+
+    /**
+     * Serves {@code application} on {@code server}, inside a {@link GzipHandler} when
+     * {@code TESTBED_GZIP} is on and inside a {@link MetricsHandler} when {@code metrics} are
+     * (outermost, so that the time recorded includes the compression).
+     */
+    public static void setHandler(Server server, TestbedConfig config, Metrics metrics, Handler application) {
+        Handler handler = config.gzip() ? gzip(application) : application;
+        server.setHandler(metrics.enabled() ? new MetricsHandler(metrics, handler) : handler);
+    }
+
+    /**
+     * Jetty's own compression, for {@link ServerTuning#GZIP_MEDIA_TYPES} of at least
+     * {@link TestbedConfig#GZIP_MIN_BYTES}, on every method of the contract (Jetty's default is GET
+     * only, where Tomcat and Vert.x compress any answer); Jetty adds {@code Vary: Accept-Encoding}.
+     * Not the items: their answers carry a strong ETag, which Tomcat never compresses and Jetty
+     * would rewrite ({@code "1--gzip"}); the item problem bodies are all far below the minimum.
+     */
+    static GzipHandler gzip(Handler application) {
+        GzipHandler gzip = new GzipHandler(application);
+        gzip.setMinGzipSize(TestbedConfig.GZIP_MIN_BYTES);
+        gzip.setIncludedMimeTypes(ServerTuning.GZIP_MEDIA_TYPES.toArray(String[]::new));
+        gzip.setIncludedMethods("GET", "PUT", "POST", "DELETE");
+        gzip.setExcludedPaths(Routes.ITEMS_PREFIX + "*");
+        return gzip;
     }
 
     /** The port the server's connector is bound to (the free one chosen for port 0), once started. */

@@ -11,7 +11,7 @@ import org.testbed.tls.SelfSignedCertificate;
 
 /**
  * The one HTTP/1.1 connector setup of every Tomcat variant: address and port, {@link ServerTuning}'s
- * threads, timeouts and backlog, keep-alive without a request limit, gzip off, {@code Server:
+ * threads, timeouts and backlog, keep-alive without a request limit, gzip as {@code TESTBED_GZIP} says, {@code Server:
  * testbed}, virtual threads in mode virtual, HTTPS with a fresh self-signed certificate when
  * {@code TESTBED_TLS=true}. Tomcat adds {@code Date} by itself.
  *
@@ -38,7 +38,7 @@ public final class TomcatConnectors {
         connector.setPort(config.port());
         set(connector, "address", config.host());
         set(connector, "server", ServerTuning.SERVER_HEADER);
-        set(connector, "compression", "off");
+        configureGzip(connector, config);
         // Tomcat closes a connection after 100 requests by default: load tools would measure reconnects.
         set(connector, "maxKeepAliveRequests", "-1");
         set(connector, "keepAliveTimeout", idleMillis);
@@ -61,6 +61,21 @@ public final class TomcatConnectors {
         if (config.tls()) {
             enableTls(connector, SelfSignedCertificate.generate());
         }
+    }
+
+    /**
+     * {@code TESTBED_GZIP}: Tomcat's own connector compression, for {@link ServerTuning#GZIP_MEDIA_TYPES}
+     * of at least {@link TestbedConfig#GZIP_MIN_BYTES}; Tomcat adds {@code Vary: accept-encoding}.
+     * Tomcat never compresses an answer with a strong ETag, which sets the rule for every variant.
+     */
+    static void configureGzip(Connector connector, TestbedConfig config) {
+        if (!config.gzip()) {
+            set(connector, "compression", "off");
+            return;
+        }
+        set(connector, "compression", "on");
+        set(connector, "compressionMinSize", Integer.toString(TestbedConfig.GZIP_MIN_BYTES));
+        set(connector, "compressibleMimeType", String.join(",", ServerTuning.GZIP_MEDIA_TYPES));
     }
 
     /** Serves HTTPS (HTTP/1.1 over TLS, JSSE) on {@code connector} with {@code certificate}. */
