@@ -1,16 +1,39 @@
-package org.testbed.runner.csv;
+package org.testbed.results;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvParser;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
-/** RFC 4180 CSV: fields with a comma, quote or line break are quoted, quotes doubled. */
+/**
+ * RFC 4180 CSV through Jackson's CSV format: fields with a comma, quote or line break are quoted,
+ * quotes doubled, and nothing else is quoted (strict quoting), so files stay as plain as the
+ * columns allow. Every table of a run folder goes through here.
+ */
 public final class Csv {
+    private static final CsvMapper MAPPER = CsvMapper.builder()
+            .enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING)
+            .enable(CsvParser.Feature.WRAP_AS_ARRAY)
+            .enable(CsvParser.Feature.SKIP_EMPTY_LINES)
+            .build();
+    private static final ObjectWriter LINE = MAPPER.writerFor(String[].class).with(CsvSchema.emptySchema());
+    private static final ObjectReader RECORDS = MAPPER.readerFor(String[].class).with(CsvSchema.emptySchema());
+
     private Csv() {
     }
 
@@ -43,73 +66,55 @@ public final class Csv {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /** One line, with its line feed; a null field is an empty one. */
     public static String line(List<String> fields) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < fields.size(); i++) {
-            if (i > 0) {
-                out.append(',');
-            }
-            String f = fields.get(i) == null ? "" : fields.get(i);
-            if (f.indexOf(',') >= 0 || f.indexOf('"') >= 0 || f.indexOf('\n') >= 0 || f.indexOf('\r') >= 0) {
-                out.append('"').append(f.replace("\"", "\"\"")).append('"');
-            } else {
-                out.append(f);
-            }
+        String[] cells = fields.stream().map(f -> f == null ? "" : f).toArray(String[]::new);
+        try {
+            return LINE.writeValueAsString(cells);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("cannot write a CSV line of " + fields.size() + " fields", e);
         }
-        return out.append('\n').toString();
     }
 
-    /** Parses a whole CSV text into records of fields. */
+    /** Parses a whole CSV text into records of fields (blank lines are skipped). */
     public static List<List<String>> parse(String text) {
         List<List<String>> records = new ArrayList<>();
-        List<String> record = new ArrayList<>();
-        StringBuilder field = new StringBuilder();
-        boolean quoted = false;
-        boolean any = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (quoted) {
-                if (c == '"') {
-                    if (i + 1 < text.length() && text.charAt(i + 1) == '"') {
-                        field.append('"');
-                        i++;
-                    } else {
-                        quoted = false;
-                    }
-                } else {
-                    field.append(c);
-                }
-                continue;
+        try (MappingIterator<String[]> lines = RECORDS.readValues(text)) {
+            while (lines.hasNextValue()) {
+                records.add(List.of(lines.nextValue()));
             }
-            switch (c) {
-                case '"' -> {
-                    quoted = true;
-                    any = true;
-                }
-                case ',' -> {
-                    record.add(field.toString());
-                    field.setLength(0);
-                    any = true;
-                }
-                case '\r' -> {
-                }
-                case '\n' -> {
-                    if (any || field.length() > 0 || !record.isEmpty()) {
-                        record.add(field.toString());
-                        records.add(record);
-                    }
-                    record = new ArrayList<>();
-                    field.setLength(0);
-                    any = false;
-                }
-                default -> {
-                    field.append(c);
-                    any = true;
-                }
-            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("not CSV: " + e.getMessage(), e);
         }
-        if (any || field.length() > 0 || !record.isEmpty()) {
-            record.add(field.toString());
+        return records;
+    }
+
+    /**
+     * Header-keyed records of a CSV text; its header must start with {@code expected} (extra
+     * trailing columns are tolerated, so that an older reader reads a newer file).
+     *
+     * @param origin what to name in the error, e.g. the file
+     */
+    public static List<Map<String, String>> records(String text, String origin, List<String> expected) throws IOException {
+        List<List<String>> lines;
+        try {
+            lines = parse(text);
+        } catch (UncheckedIOException e) {
+            throw new IOException(origin + " is " + e.getMessage(), e);
+        }
+        if (lines.isEmpty()) {
+            throw new IOException(origin + " is empty");
+        }
+        List<String> header = lines.get(0);
+        if (header.size() < expected.size() || !header.subList(0, expected.size()).equals(expected)) {
+            throw new IOException(origin + " does not have the expected columns " + expected + "; it has " + header);
+        }
+        List<Map<String, String>> records = new ArrayList<>();
+        for (List<String> line : lines.subList(1, lines.size())) {
+            Map<String, String> record = new HashMap<>();
+            for (int i = 0; i < header.size() && i < line.size(); i++) {
+                record.put(header.get(i), line.get(i));
+            }
             records.add(record);
         }
         return records;

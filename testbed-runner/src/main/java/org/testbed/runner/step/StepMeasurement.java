@@ -8,7 +8,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
-import org.testbed.runner.csv.ResultRow;
+import org.testbed.results.ResultRow;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.StepRecord;
 import org.testbed.runner.env.Environment;
