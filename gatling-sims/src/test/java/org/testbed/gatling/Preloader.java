@@ -30,13 +30,7 @@ final class Preloader {
 
     static void run(String target, List<RequestSpec> puts) {
         long started = System.nanoTime();
-        // The variants' HTTPS uses a self-signed certificate made at start, as Gatling itself trusts any.
-        System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
-        HttpClient client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5))
-                .sslContext(trustAll())
-                .build();
+        HttpClient client = client();
         Semaphore permits = new Semaphore(IN_FLIGHT);
         AtomicInteger created = new AtomicInteger();
         AtomicInteger existing = new AtomicInteger();
@@ -70,6 +64,17 @@ final class Preloader {
         System.out.printf("testbed preload: %d created, %d already there, %d failed in %d ms%s%n",
                 created.get(), existing.get(), failed.get(), (System.nanoTime() - started) / 1_000_000,
                 failed.get() == 0 ? "" : " (first: " + firstFailure.get() + ")");
+    }
+
+    /** An HTTP/1.1 client that, as Gatling itself, trusts any certificate. */
+    static HttpClient client() {
+        // The variants' HTTPS uses a self-signed certificate made at start.
+        System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .sslContext(trustAll())
+                .build();
     }
 
     private static SSLContext trustAll() {
