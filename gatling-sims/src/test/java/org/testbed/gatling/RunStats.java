@@ -15,7 +15,7 @@ import org.testbed.scenario.LoadShape;
  * The figures of one run, measured in the simulation itself: every request's latency goes into an
  * HdrHistogram (nanoseconds, 3 significant digits) for the whole run and for the window (level) its
  * start falls in, with OK/KO counts. Recording is wait-free, so it costs the load generator next to
- * nothing. See README.md, "The summary", for why the figures are taken here rather than from
+ * nothing. See README.md, "The results", for why the figures are taken here rather than from
  * Gatling's report.
  */
 final class RunStats {
