@@ -1,6 +1,7 @@
 package org.testbed.gatling;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,7 +15,7 @@ import org.testbed.scenario.LoadShape;
  * The figures of one run, measured in the simulation itself: every request's latency goes into an
  * HdrHistogram (nanoseconds, 3 significant digits) for the whole run and for the window (level) its
  * start falls in, with OK/KO counts. Recording is wait-free, so it costs the load generator next to
- * nothing. See README.md, "The summary", for why the figures are taken here rather than from
+ * nothing. See README.md, "The results", for why the figures are taken here rather than from
  * Gatling's report.
  */
 final class RunStats {
@@ -23,6 +24,8 @@ final class RunStats {
     private final LoadShape shape;
     private final List<LoadShape.Window> windows;
     private final AtomicLong loadStart = new AtomicLong(UNSET);
+    /** Wall-clock time of {@link #loadStart}, for the rows' {@code started_at}. */
+    private volatile Instant loadStartedAt;
     private final Series all = new Series();
     private final Series[] perWindow;
 
@@ -37,7 +40,14 @@ final class RunStats {
 
     /** Called when a user starts: the first call starts the load's clock. */
     void userStarted() {
-        loadStart.compareAndSet(UNSET, System.nanoTime());
+        if (loadStart.compareAndSet(UNSET, System.nanoTime())) {
+            loadStartedAt = Instant.now();
+        }
+    }
+
+    /** When the first user started (wall clock), or null before. */
+    Instant loadStartedAt() {
+        return loadStartedAt;
     }
 
     /** True until the shape's total duration has passed since the first user started. */
@@ -71,7 +81,7 @@ final class RunStats {
 
     /** The whole run: rps over the time from the first request's start to the last one's end. */
     Row total() {
-        return all.row("all", Double.NaN, Double.NaN);
+        return all.row("all", Double.NaN, Double.NaN, Duration.ZERO);
     }
 
     /** One row per window (level), rps over the window's nominal length. */
@@ -79,7 +89,7 @@ final class RunStats {
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < perWindow.length; i++) {
             LoadShape.Window w = windows.get(i);
-            rows.add(perWindow[i].row(w.label(), w.load(), w.length().toNanos() / 1e9));
+            rows.add(perWindow[i].row(w.label(), w.load(), w.length().toNanos() / 1e9, w.start()));
         }
         return rows;
     }
@@ -99,16 +109,17 @@ final class RunStats {
 
     Row windowRow(int i) {
         LoadShape.Window w = windows.get(i);
-        return perWindow[i].row(w.label(), w.load(), w.length().toNanos() / 1e9);
+        return perWindow[i].row(w.label(), w.load(), w.length().toNanos() / 1e9, w.start());
     }
 
     /**
      * The figures of a window or of the whole run. Latencies in milliseconds.
      *
      * @param load users or arrivals per second offered in the window (NaN for the whole run)
+     * @param offset when the window starts, from the start of the load (zero for the whole run)
      */
     record Row(String window, double load, long requests, long ok, long ko, double seconds, double rps,
-               double p50, double p90, double p99, double p999, double max) {
+               double p50, double p90, double p99, double p999, double max, Duration offset) {
         double errorPct() {
             return requests == 0 ? 0 : 100.0 * ko / requests;
         }
@@ -128,7 +139,7 @@ final class RunStats {
             lastEnd.accumulate(end);
         }
 
-        Row row(String label, double load, double nominalSeconds) {
+        Row row(String label, double load, double nominalSeconds, Duration offset) {
             Histogram h = histogram.copy();
             long okCount = ok.sum();
             long koCount = ko.sum();
@@ -137,7 +148,7 @@ final class RunStats {
                     : n == 0 ? 0 : (lastEnd.get() - firstStart.get()) / 1e9;
             double rps = seconds > 0 ? n / seconds : 0;
             return new Row(label, load, n, okCount, koCount, seconds, rps,
-                    ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), n == 0 ? 0 : h.getMaxValue() / 1e6);
+                    ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), n == 0 ? 0 : h.getMaxValue() / 1e6, offset);
         }
 
         private static double ms(Histogram h, double percentile) {

@@ -25,7 +25,7 @@ import org.testbed.scenario.LoadShape;
  * <p>The result, the highest rate that met the SLA with every lower step meeting it too, is
  * reported three ways: a console line ({@code SLA p99 <= 5 ms: capacity 3000 req/s, first broken at
  * level-04}), the {@code sla} object of summary.json ({@code capacity_rps}, {@code first_breach}),
- * and the {@code sla_ok} column of each level's row in summary.csv. A run that only finds the limit
+ * and its {@code verdicts} per level. A run that only finds the limit
  * passes; its assertions still fail on failed requests beyond {@code -DmaxFailedPct} (overload that
  * shows as errors rather than latency), or on a global {@code -Dp99Ms} if given. With
  * {@code -DstopOnBreach=true} (default) injection stops about a second into the step after the

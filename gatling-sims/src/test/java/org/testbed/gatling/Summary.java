@@ -1,27 +1,50 @@
 package org.testbed.gatling;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.testbed.results.Machine;
+import org.testbed.results.ResultRow;
+import org.testbed.results.ResultsCsv;
+import org.testbed.scenario.LoadShape;
 
 /**
- * The machine-readable summary of one run: {@code summary.json} and {@code summary.csv}, written
- * beside Gatling's HTML report. The CSV uses the runner's column names (docs/DESIGN.md, "Results") for
- * the figures they share, one row for the whole run ({@code window=all}) and one per window.
+ * One run, written as a run folder the runner reads ({@code ./testbed report}, {@code compare}):
+ * {@code results.csv} in the runner's schema ({@link ResultsCsv}), one row per measured step, a small
+ * {@code environment.json} (the machine Gatling ran on, the run's settings), and {@code summary.json}
+ * with what only Gatling runs have (every window including the warm-up, OK/KO counts, the knobs, the
+ * SLA search's verdicts).
+ *
+ * @param variant the target's variant as its health check says, or empty
+ * @param unit what a window's load counts: users ({@code concurrency}) or arrivals per second
+ *             ({@code target_rps})
+ * @param loadStartedAt when the first user started, or null if none did
+ * @param runLoad the load of a run without windows (MaxThroughput, ArrivalRate), NaN otherwise
  */
-record Summary(String simulation, String runId, String injector, String target, String workload,
-               String model, String shape, boolean smoke, String startedAt, long lanes,
-               Map<String, String> knobs, RunStats.Row total, List<RunStats.Row> windows, Sla sla) {
+record Summary(String simulation, String runId, String injector, String target, String variant, String workload,
+               String model, String shape, LoadUnit unit, boolean smoke, String startedAt, Instant loadStartedAt,
+               long lanes, Map<String, String> knobs, RunStats.Row total, List<RunStats.Row> windows,
+               double runLoad, Sla sla) {
 
-    static final List<String> CSV_COLUMNS = List.of("run_id", "simulation", "driver", "scenario", "window",
-            "concurrency", "target_rps", "duration_s", "requests", "ok", "errors", "error_pct", "rps",
-            "lat_p50_ms", "lat_p90_ms", "lat_p99_ms", "lat_p999_ms", "lat_max_ms", "sla_ok");
+    static final String DRIVER = "gatling";
+    static final String SUMMARY_FILE = "summary.json";
+    static final String ENVIRONMENT_FILE = "environment.json";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** What the load of a window counts. */
+    enum LoadUnit {
+        USERS, ARRIVALS_PER_SECOND
+    }
 
     /**
      * The SLA search's result.
@@ -34,124 +57,141 @@ record Summary(String simulation, String runId, String injector, String target, 
                Map<String, Boolean> verdicts) {
     }
 
-    List<Path> writeTo(Path directory, String baseName) {
+    /**
+     * The rows of {@code results.csv}: one per window but the warm-up (a staircase level, an SLA
+     * step, RealisticUsers' steady part) and but those no request started in (the SLA search stops
+     * before its last steps), or one for the whole run when it has no windows. What Gatling cannot
+     * know, the server's JDK, mode, CPU, memory and GC, is left empty, and so are the latencies of a
+     * run without requests; {@code host}, {@code arch}, {@code cpu_model} and {@code cpus} are those
+     * of the machine Gatling ran on.
+     */
+    List<ResultRow> resultRows() {
+        List<RunStats.Row> measured = windows.isEmpty() ? List.of(total)
+                : windows.stream().filter(w -> !w.window().equals(LoadShape.WARMUP) && w.requests() > 0).toList();
+        String host = Machine.hostName();
+        String arch = Machine.arch();
+        String cpuModel = Machine.cpuModel();
+        int cpus = Runtime.getRuntime().availableProcessors();
+        List<ResultRow> rows = new ArrayList<>();
+        for (RunStats.Row r : measured) {
+            double load = windows.isEmpty() ? runLoad : r.load();
+            boolean rate = unit == LoadUnit.ARRIVALS_PER_SECOND;
+            String started = loadStartedAt == null ? startedAt : loadStartedAt.plus(r.offset()).toString();
+            rows.add(new ResultRow(runId, started, host, arch, cpuModel, cpus, "", variant, "", workload, DRIVER,
+                    rate ? 0 : (int) Math.round(load), rate ? load : 0, r.seconds(), r.requests(), r.ko(), r.rps(),
+                    latency(r, r.p50()), latency(r, r.p90()), latency(r, r.p99()), latency(r, r.p999()), latency(r, r.max()),
+                    Double.NaN, Double.NaN, Double.NaN, ResultRow.UNKNOWN_COUNT, Double.NaN));
+        }
+        return rows;
+    }
+
+    /** A latency of the row, or NaN (an empty field) when it had no request to measure. */
+    private static double latency(RunStats.Row row, double ms) {
+        return row.requests() == 0 ? Double.NaN : ms;
+    }
+
+    /** Writes the run folder's three files into {@code directory} (created if need be); returns them. */
+    List<Path> writeTo(Path directory) {
         try {
             Files.createDirectories(directory);
-            Path json = directory.resolve(baseName + ".json");
-            Path csv = directory.resolve(baseName + ".csv");
-            Files.writeString(json, json(), StandardCharsets.UTF_8);
-            Files.writeString(csv, csv(), StandardCharsets.UTF_8);
-            return List.of(json, csv);
+            Path results = directory.resolve(ResultsCsv.FILE);
+            Path environment = directory.resolve(ENVIRONMENT_FILE);
+            Path summary = directory.resolve(SUMMARY_FILE);
+            ResultsCsv.write(results, resultRows());
+            JSON.writeValue(environment.toFile(), environment());
+            JSON.writeValue(summary.toFile(), json());
+            return List.of(results, environment, summary);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the summary into " + directory, e);
+            throw new UncheckedIOException("cannot write the run's results into " + directory, e);
         }
     }
 
-    String json() {
-        StringBuilder j = new StringBuilder(2048);
-        j.append("{\n");
-        field(j, "simulation", simulation).append(",\n");
-        field(j, "driver", "gatling").append(",\n");
-        field(j, "run_id", runId).append(",\n");
-        field(j, "injector", injector).append(",\n");
-        field(j, "target", target).append(",\n");
-        field(j, "scenario", workload).append(",\n");
-        field(j, "model", model).append(",\n");
-        field(j, "shape", shape).append(",\n");
-        j.append("  \"smoke\": ").append(smoke).append(",\n");
-        field(j, "started_at", startedAt).append(",\n");
-        j.append("  \"lanes\": ").append(lanes).append(",\n");
-        j.append("  \"knobs\": {");
-        String sep = "";
-        for (Map.Entry<String, String> knob : knobs.entrySet()) {
-            j.append(sep).append("\n    ").append(quote(knob.getKey())).append(": ").append(quote(knob.getValue()));
-            sep = ",";
-        }
-        j.append("\n  },\n");
-        j.append("  \"total\": ").append(rowJson(total)).append(",\n");
-        j.append("  \"windows\": [");
-        sep = "";
-        for (RunStats.Row row : windows) {
-            j.append(sep).append("\n    ").append(rowJson(row));
-            sep = ",";
-        }
-        j.append(windows.isEmpty() ? "],\n" : "\n  ],\n");
+    /** As the runner's environment.json, as far as a Gatling run knows it: the run and the load generator's machine. */
+    ObjectNode environment() {
+        ObjectNode env = JSON.createObjectNode();
+        ObjectNode run = env.putObject("run");
+        run.put("run_id", runId);
+        run.put("started_at", startedAt);
+        run.put("driver", DRIVER);
+        run.put("profile", "gatling " + simulation + (smoke ? " (smoke)" : ""));
+        run.put("simulation", simulation);
+        run.put("target", target);
+        run.put("shape", shape);
+        ObjectNode machine = env.putObject("machine");
+        machine.put("host", Machine.hostName());
+        machine.put("arch", Machine.arch());
+        machine.put("cpus", Runtime.getRuntime().availableProcessors());
+        machine.put("cpu_model", Machine.cpuModel());
+        ObjectNode gatlingJvm = env.putObject("gatling_jvm");
+        gatlingJvm.put("version", System.getProperty("java.runtime.version"));
+        gatlingJvm.put("vendor", System.getProperty("java.vendor"));
+        return env;
+    }
+
+    ObjectNode json() {
+        ObjectNode j = JSON.createObjectNode();
+        j.put("simulation", simulation);
+        j.put("driver", DRIVER);
+        j.put("run_id", runId);
+        j.put("injector", injector);
+        j.put("target", target);
+        j.put("variant", variant);
+        j.put("scenario", workload);
+        j.put("model", model);
+        j.put("shape", shape);
+        j.put("smoke", smoke);
+        j.put("started_at", startedAt);
+        j.put("lanes", lanes);
+        ObjectNode knobValues = j.putObject("knobs");
+        knobs.forEach(knobValues::put);
+        j.set("total", rowJson(total));
+        ArrayNode windowArray = j.putArray("windows");
+        windows.forEach(w -> windowArray.add(rowJson(w)));
         if (sla == null) {
-            j.append("  \"sla\": null\n");
+            j.putNull("sla");
         } else {
-            j.append("  \"sla\": {\"p99_bound_ms\": ").append(num(sla.p99BoundMs()))
-                    .append(", \"max_failed_pct\": ").append(num(sla.maxFailedPct()))
-                    .append(", \"capacity_rps\": ").append(num(sla.capacityRps()))
-                    .append(", \"first_breach\": ").append(sla.firstBreach() == null ? "null" : quote(sla.firstBreach()))
-                    .append("}\n");
+            ObjectNode s = j.putObject("sla");
+            number(s, "p99_bound_ms", sla.p99BoundMs());
+            number(s, "max_failed_pct", sla.maxFailedPct());
+            number(s, "capacity_rps", sla.capacityRps());
+            s.put("first_breach", sla.firstBreach());
+            ObjectNode verdicts = s.putObject("verdicts");
+            sla.verdicts().forEach(verdicts::put);
         }
-        return j.append("}\n").toString();
+        return j;
     }
 
-    String csv() {
-        StringBuilder c = new StringBuilder(String.join(",", CSV_COLUMNS)).append('\n');
-        List<RunStats.Row> rows = new ArrayList<>();
-        rows.add(total);
-        rows.addAll(windows);
-        boolean open = model.equals("open");
-        for (RunStats.Row r : rows) {
-            Boolean slaOk = sla == null ? null : sla.verdicts().get(r.window());
-            List<String> cells = List.of(runId, simulation, "gatling", workload, r.window(),
-                    open || Double.isNaN(r.load()) ? "" : num(r.load()),
-                    open && !Double.isNaN(r.load()) ? num(r.load()) : "",
-                    num(r.seconds()), Long.toString(r.requests()), Long.toString(r.ok()), Long.toString(r.ko()),
-                    num(r.errorPct()), num(r.rps()), num(r.p50()), num(r.p90()), num(r.p99()), num(r.p999()),
-                    num(r.max()), slaOk == null ? "" : slaOk.toString());
-            c.append(String.join(",", cells.stream().map(Summary::csvCell).toList())).append('\n');
+    private static ObjectNode rowJson(RunStats.Row r) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("window", r.window());
+        number(n, "load", r.load());
+        n.put("requests", r.requests());
+        n.put("ok", r.ok());
+        n.put("ko", r.ko());
+        number(n, "duration_s", r.seconds());
+        number(n, "rps", r.rps());
+        number(n, "lat_p50_ms", r.p50());
+        number(n, "lat_p90_ms", r.p90());
+        number(n, "lat_p99_ms", r.p99());
+        number(n, "lat_p999_ms", r.p999());
+        number(n, "lat_max_ms", r.max());
+        return n;
+    }
+
+    /** A figure, or null when it is not a number (JSON has no NaN). */
+    private static void number(ObjectNode n, String name, double value) {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            n.putNull(name);
+        } else {
+            n.put(name, value);
         }
-        return c.toString();
     }
 
-    private static String rowJson(RunStats.Row r) {
-        return "{\"window\": " + quote(r.window())
-                + ", \"load\": " + (Double.isNaN(r.load()) ? "null" : num(r.load()))
-                + ", \"requests\": " + r.requests() + ", \"ok\": " + r.ok() + ", \"ko\": " + r.ko()
-                + ", \"duration_s\": " + num(r.seconds()) + ", \"rps\": " + num(r.rps())
-                + ", \"lat_p50_ms\": " + num(r.p50()) + ", \"lat_p90_ms\": " + num(r.p90())
-                + ", \"lat_p99_ms\": " + num(r.p99()) + ", \"lat_p999_ms\": " + num(r.p999())
-                + ", \"lat_max_ms\": " + num(r.max()) + "}";
-    }
-
-    private static StringBuilder field(StringBuilder j, String name, String value) {
-        return j.append("  ").append(quote(name)).append(": ").append(value == null ? "null" : quote(value));
-    }
-
+    /** A figure for the console: whole numbers without decimals, others with three; empty when NaN. */
     static String num(double d) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
-            return "null";
+            return "";
         }
         return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : String.format(Locale.ROOT, "%.3f", d);
-    }
-
-    static String quote(String s) {
-        StringBuilder q = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> q.append("\\\"");
-                case '\\' -> q.append("\\\\");
-                case '\n' -> q.append("\\n");
-                case '\r' -> q.append("\\r");
-                case '\t' -> q.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        q.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        q.append(c);
-                    }
-                }
-            }
-        }
-        return q.append('"').toString();
-    }
-
-    private static String csvCell(String s) {
-        return s.equals("null") ? "" : s.indexOf(',') >= 0 || s.indexOf('"') >= 0
-                ? '"' + s.replace("\"", "\"\"") + '"' : s;
     }
 }

@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.testbed.results.Machine;
+import org.testbed.results.ResultRow;
+import org.testbed.results.ResultsCsv;
 import org.testbed.scenario.LoadShape;
 
 class SummaryTest {
@@ -40,23 +43,79 @@ class SummaryTest {
         assertThat(windows.get(0).rps()).isEqualTo(100.0);
         assertThat(windows.get(1).p99()).isCloseTo(8.0, org.assertj.core.data.Offset.offset(0.01));
 
-        Summary summary = new Summary("SlaCapacity", "run1", "i0", "http://127.0.0.1:1", "mix", "open",
-                shape.describe(), true, "2025-01-01T00:00:00Z", 3, Map.of("target", "http://127.0.0.1:1", "odd", "a\"b,c"),
-                total, windows, new Summary.Sla(5, 1, 100, "level-02", Map.of("level-01", true, "level-02", false)));
-        List<Path> files = summary.writeTo(dir, "summary");
+        Instant loadStarted = Instant.parse("2025-01-01T00:00:01Z");
+        Summary summary = new Summary("SlaCapacity", "run1", "i0", "http://127.0.0.1:1", "spring-tomcat", "mix", "open",
+                shape.describe(), Summary.LoadUnit.ARRIVALS_PER_SECOND, true, "2025-01-01T00:00:00Z", loadStarted, 3,
+                Map.of("target", "http://127.0.0.1:1", "odd", "a\"b,c"), total, windows, Double.NaN,
+                new Summary.Sla(5, 1, 100, "level-02", Map.of("level-01", true, "level-02", false)));
+        List<Path> files = summary.writeTo(dir);
+        assertThat(files).extracting(p -> p.getFileName().toString())
+                .containsExactly("results.csv", "environment.json", "summary.json");
 
-        JsonNode json = new ObjectMapper().readTree(files.get(0).toFile());
+        JsonNode json = new ObjectMapper().readTree(dir.resolve("summary.json").toFile());
         assertThat(json.get("simulation").asText()).isEqualTo("SlaCapacity");
         assertThat(json.get("total").get("requests").asLong()).isEqualTo(110);
         assertThat(json.get("windows").get(1).get("lat_p99_ms").asDouble()).isBetween(7.9, 8.1);
         assertThat(json.get("sla").get("capacity_rps").asDouble()).isEqualTo(100);
+        assertThat(json.get("sla").get("verdicts").get("level-02").asBoolean()).isFalse();
         assertThat(json.get("knobs").get("odd").asText()).isEqualTo("a\"b,c");
 
-        List<String> csv = Files.readAllLines(files.get(1));
-        assertThat(csv.get(0)).isEqualTo(String.join(",", Summary.CSV_COLUMNS));
-        assertThat(csv).hasSize(4);
-        assertThat(csv.get(1).split(",", -1)).hasSize(Summary.CSV_COLUMNS.size());
-        assertThat(csv.get(2)).contains(",level-01,,100,").endsWith(",true");
-        assertThat(csv.get(3)).endsWith(",false");
+        // The runner's reader takes the run: one row per level, in the runner's columns.
+        List<ResultRow> rows = ResultsCsv.read(dir.resolve(ResultsCsv.FILE));
+        assertThat(rows).extracting(ResultRow::targetRps).containsExactly(100.0, 200.0);
+        ResultRow first = rows.get(0);
+        assertThat(first.driver()).isEqualTo("gatling");
+        assertThat(first.variant()).isEqualTo("spring-tomcat");
+        assertThat(first.scenario()).isEqualTo("mix");
+        assertThat(first.concurrency()).isZero();
+        assertThat(first.requests()).isEqualTo(100);
+        assertThat(first.errors()).isEqualTo(1);
+        assertThat(first.rps()).isEqualTo(100.0);
+        assertThat(first.latP50Ms()).isCloseTo(2.0, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(first.startedAt()).isEqualTo("2025-01-01T00:00:01Z");
+        assertThat(rows.get(1).startedAt()).isEqualTo("2025-01-01T00:00:02Z");
+        assertThat(first.host()).isEqualTo(Machine.hostName());
+        // What Gatling cannot know stays unknown rather than invented.
+        assertThat(first.jdk()).isEmpty();
+        assertThat(first.mode()).isEmpty();
+        assertThat(first.cpuUserMsPerReq()).isNaN();
+        assertThat(first.serverRssMb()).isNaN();
+        assertThat(first.gcCount()).isEqualTo(ResultRow.UNKNOWN_COUNT);
+        assertThat(new ObjectMapper().readTree(dir.resolve("environment.json").toFile()).at("/run/driver").asText())
+                .isEqualTo("gatling");
+    }
+
+    @Test
+    void aClosedRunWithoutWindowsIsOneRowAtItsConcurrencyAndTheWarmUpIsNoRow(@TempDir Path dir) throws Exception {
+        RunStats.Row total = new RunStats.Row("all", Double.NaN, 50, 50, 0, 1.0, 50, 1, 2, 3, 4, 5, Duration.ZERO);
+        Summary whole = new Summary("MaxThroughput", "run2", "i0", "http://127.0.0.1:1", "vertx", "mix", "closed",
+                "throughput", Summary.LoadUnit.USERS, false, "2025-01-01T00:00:00Z", null, 20, Map.of(), total,
+                List.of(), 20, null);
+        whole.writeTo(dir.resolve("whole"));
+        List<ResultRow> rows = ResultsCsv.read(dir.resolve("whole").resolve(ResultsCsv.FILE));
+        assertThat(rows).extracting(ResultRow::concurrency).containsExactly(20);
+        assertThat(rows.get(0).targetRps()).isZero();
+        assertThat(rows.get(0).startedAt()).isEqualTo("2025-01-01T00:00:00Z");
+
+        RunStats.Row warmup = new RunStats.Row("warmup", 5, 10, 10, 0, 1.0, 10, 1, 2, 3, 4, 5, Duration.ZERO);
+        RunStats.Row level = new RunStats.Row("level-01", 5, 10, 10, 0, 1.0, 10, 1, 2, 3, 4, 5, Duration.ofSeconds(1));
+        Summary stairs = new Summary("Staircase", "run3", "i0", "http://127.0.0.1:1", "vertx", "mix", "closed",
+                "staircase", Summary.LoadUnit.USERS, false, "2025-01-01T00:00:00Z", null, 20, Map.of(), total,
+                List.of(warmup, level), Double.NaN, null);
+        assertThat(stairs.resultRows()).extracting(ResultRow::concurrency).containsExactly(5);
+
+        // An SLA search that stopped before its last step: the step no request started in has no row.
+        RunStats.Row notReached = new RunStats.Row("level-02", 10, 0, 0, 0, 1.0, 0, 0, 0, 0, 0, 0, Duration.ofSeconds(2));
+        Summary stopped = new Summary("SlaCapacity", "run4", "i0", "http://127.0.0.1:1", "vertx", "mix", "open",
+                "sla", Summary.LoadUnit.ARRIVALS_PER_SECOND, false, "2025-01-01T00:00:00Z", null, 20, Map.of(), total,
+                List.of(warmup, level, notReached), Double.NaN, null);
+        assertThat(stopped.resultRows()).extracting(ResultRow::targetRps).containsExactly(5.0);
+
+        // A run without a single request: its latencies are unknown, not zero.
+        RunStats.Row nothing = new RunStats.Row("all", Double.NaN, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, Duration.ZERO);
+        Summary empty = new Summary("MaxThroughput", "run5", "i0", "http://127.0.0.1:1", "", "mix", "closed",
+                "throughput", Summary.LoadUnit.USERS, false, "2025-01-01T00:00:00Z", null, 20, Map.of(), nothing,
+                List.of(), 20, null);
+        assertThat(empty.resultRows().get(0).latP99Ms()).isNaN();
     }
 }

@@ -46,7 +46,7 @@ import org.testbed.scenario.Workload;
 /**
  * What every testbed simulation shares: the common knobs, the one Gatling request that executes any
  * {@link RequestSpec} of the scenario library, the per-run statistics, the assertions that make
- * {@code mvn gatling:test} fail on a bad run, and the summary written after it.
+ * {@code mvn gatling:test} fail on a bad run, and the run's results written after it.
  *
  * <p>A subclass picks a {@link LoadShape} and a {@link Workload} (both from the library), calls
  * {@link #start}, and injects {@link #loopingUsers} (each user keeps one lane, and one keep-alive
@@ -81,7 +81,7 @@ abstract class TestbedSimulation extends Simulation {
     protected final int preloadKeys = knobs.integer("keys", 1000);
     protected final Mix mix = knobs.parse("mix", "80:10:5:5", Mix::parse);
     protected final int delayMs = knobs.integer("delayMs", 150);
-    private final String summaryDir = knobs.string("summaryDir", "");
+    private final String runDir = knobs.string("runDir", "");
     private final String startedAt = Instant.now().toString();
 
     protected LoadShape shape;
@@ -89,6 +89,8 @@ abstract class TestbedSimulation extends Simulation {
     protected RunStats stats;
     private LanePool lanes;
     private String model;
+    /** The target's variant, as its health check says before the load (empty if it does not). */
+    private String variant = "";
     /** Set to stop injecting early (the SLA search stops after the first broken level). */
     protected volatile String stopReason;
 
@@ -273,6 +275,7 @@ abstract class TestbedSimulation extends Simulation {
         System.out.printf(Locale.ROOT, "testbed %s: %s%n  target %s, workload %s, run %s, injector %s%s%n  knobs %s%n",
                 getClass().getSimpleName(), shape.describe(), target, workload.name(), runId, injector,
                 smoke ? " (smoke)" : "", knobs.used());
+        variant = TargetVariant.of(target);
         List<RequestSpec> preload = workload.preload();
         if (!preload.isEmpty()) {
             // Failures are reported, not thrown: the run goes on and its assertions judge the target.
@@ -283,22 +286,29 @@ abstract class TestbedSimulation extends Simulation {
     @Override
     public void after() {
         RunStats.Row total = stats.total();
-        List<RunStats.Row> windows = shape.windows().size() > 1 || !shape.windows().get(0).start().isZero()
-                ? stats.windowRows() : List.of();
-        Summary summary = new Summary(getClass().getSimpleName(), runId, injector, target, workload.name(), model,
-                shape.describe(), smoke, startedAt, lanes.lanes(), knobs.used(), total, windows, sla(windows));
+        boolean windowed = shape.windows().size() > 1 || !shape.windows().get(0).start().isZero();
+        List<RunStats.Row> windows = windowed ? stats.windowRows() : List.of();
+        Summary summary = new Summary(getClass().getSimpleName(), runId, injector, target, variant, workload.name(),
+                model, shape.describe(), loadUnit(), smoke, startedAt, stats.loadStartedAt(), lanes.lanes(),
+                knobs.used(), total, windows, windowed ? Double.NaN : shape.windows().get(0).load(), sla(windows));
         System.out.println(table(summary));
         List<Path> written = new ArrayList<>();
         Path runDirectory = gatlingRunDirectory();
         if (runDirectory != null) {
-            written.addAll(summary.writeTo(runDirectory, "summary"));
+            written.addAll(summary.writeTo(runDirectory));
         }
-        if (!summaryDir.isEmpty()) {
-            written.addAll(summary.writeTo(Path.of(summaryDir), getClass().getSimpleName()));
+        if (!runDir.isEmpty()) {
+            written.addAll(summary.writeTo(Path.of(runDir)));
         }
         for (Path path : written) {
-            System.out.println("testbed summary: " + path.toAbsolutePath());
+            System.out.println("testbed results: " + path.toAbsolutePath());
         }
+    }
+
+    /** Users for the looping simulations, arrivals per second for the one-shot ones (open models of single requests). */
+    private Summary.LoadUnit loadUnit() {
+        return shape instanceof LoadShape.ArrivalRate || shape instanceof LoadShape.SlaCapacity
+                ? Summary.LoadUnit.ARRIVALS_PER_SECOND : Summary.LoadUnit.USERS;
     }
 
     /** The SLA verdicts; only the SLA search has them. */
@@ -316,7 +326,7 @@ abstract class TestbedSimulation extends Simulation {
         rows.addAll(s.windows());
         for (RunStats.Row r : rows) {
             t.append(String.format(Locale.ROOT, "%-10s %8s %10d %8d %10.1f %9.3f %9.3f %9.3f %9.3f %9.3f%n",
-                    r.window(), Double.isNaN(r.load()) ? "" : Summary.num(r.load()), r.requests(), r.ko(), r.rps(),
+                    r.window(), Summary.num(r.load()), r.requests(), r.ko(), r.rps(),
                     r.p50(), r.p90(), r.p99(), r.p999(), r.max()));
         }
         if (s.sla() != null) {

@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class DesignDocumentTest {
     private static final String RUNNER = "testbed-runner/src/main/java/org/testbed/runner/";
+    private static final String RESULTS = "testbed-results/src/main/java/org/testbed/results/";
     private static final Pattern COLUMNS = Pattern.compile("COLUMNS\\s*=\\s*List\\.of\\((.*?)\\);", Pattern.DOTALL);
     private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9_]+)` \\|", Pattern.MULTILINE);
@@ -26,10 +27,10 @@ class DesignDocumentTest {
     private final Path root = ContractVariants.repositoryRoot();
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"results.csv, csv/ResultsCsv.java", "steps.csv, csv/StepRecord.java", "samples.csv, csv/SampleRecord.java",
-        "counters.csv, counters/CounterRecord.java"})
+    @CsvSource({"results.csv, " + RESULTS + "ResultsCsv.java", "steps.csv, " + RUNNER + "csv/StepRecord.java",
+        "samples.csv, " + RUNNER + "csv/SampleRecord.java", "counters.csv, " + RUNNER + "counters/CounterRecord.java"})
     void theColumnTableListsTheDeclaredColumns(String csv, String source) throws IOException {
-        List<String> declared = declaredColumns(Files.readString(root.resolve(RUNNER + source)));
+        List<String> declared = declaredColumns(Files.readString(root.resolve(source)));
         assertThat(declared).as("COLUMNS of %s", source).isNotEmpty();
         List<String> documented = documentedColumns(Files.readString(root.resolve("docs/DESIGN.md")), csv);
         assertThat(documented).as("the column table under '### %s' in docs/DESIGN.md, against %s's COLUMNS", csv, source)

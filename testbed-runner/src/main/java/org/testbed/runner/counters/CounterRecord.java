@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.testbed.runner.csv.ResultRow;
+import org.testbed.results.ResultRow;
 
 /**
  * A row of {@code counters.csv}: what {@code perf stat} counted in the server process during one

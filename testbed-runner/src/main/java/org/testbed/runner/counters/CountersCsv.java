@@ -9,8 +9,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.testbed.runner.csv.Csv;
-import org.testbed.runner.csv.ResultRow;
+import org.testbed.results.Csv;
+import org.testbed.results.ResultRow;
 import org.testbed.runner.stats.MedianInterval;
 
 /**

@@ -1,5 +1,8 @@
 package org.testbed.runner.csv;
 
+import org.testbed.results.Csv;
+import org.testbed.results.ResultRow;
+import org.testbed.results.ResultsCsv;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +33,7 @@ public final class SamplesCsv {
         if (!Files.isRegularFile(file)) {
             return samples;
         }
-        for (Map<String, String> v : ResultsCsv.records(Files.readString(file, StandardCharsets.UTF_8),
+        for (Map<String, String> v : Csv.records(Files.readString(file, StandardCharsets.UTF_8),
                 file.toString(), SampleRecord.COLUMNS.subList(0, 5))) {
             samples.add(SampleRecord.of(v));
         }

@@ -1,5 +1,6 @@
 package org.testbed.runner.csv;
 
+import org.testbed.results.ResultRow;
 import java.util.List;
 import java.util.Map;
 import org.testbed.runner.stats.Spread;

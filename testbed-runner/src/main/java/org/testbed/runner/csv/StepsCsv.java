@@ -1,5 +1,7 @@
 package org.testbed.runner.csv;
 
+import org.testbed.results.Csv;
+import org.testbed.results.ResultsCsv;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,7 +36,7 @@ public final class StepsCsv {
             return records;
         }
         // Only the key columns are required: a steps.csv from an older runner lacks some others (read as 0).
-        for (Map<String, String> v : ResultsCsv.records(Files.readString(file, StandardCharsets.UTF_8),
+        for (Map<String, String> v : Csv.records(Files.readString(file, StandardCharsets.UTF_8),
                 file.toString(), StepRecord.COLUMNS.subList(0, 4))) {
             records.add(StepRecord.of(v));
         }

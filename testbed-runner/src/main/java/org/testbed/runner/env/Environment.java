@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.testbed.results.Machine;
 import org.testbed.variant.Variant;
 
 /**
@@ -55,37 +55,17 @@ public final class Environment {
     }
 
     public static String hostName() {
-        String env = System.getenv("HOSTNAME");
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            return env != null ? env : "unknown";
-        }
+        return Machine.hostName();
     }
 
     /** {@code x86_64} or {@code aarch64}, as {@code uname -m} says (the JVM's amd64 is renamed). */
     public static String arch() {
-        String a = System.getProperty("os.arch", "unknown");
-        return switch (a) {
-            case "amd64", "x86_64" -> "x86_64";
-            case "aarch64", "arm64" -> "aarch64";
-            default -> a;
-        };
+        return Machine.arch();
     }
 
     /** The first {@code model name} of /proc/cpuinfo, or lscpu's Model name (arm64 has no model name). */
     public static String cpuModel() {
-        for (String line : read("/proc/cpuinfo").split("\n")) {
-            if (line.startsWith("model name")) {
-                return line.substring(line.indexOf(':') + 1).strip();
-            }
-        }
-        for (String line : command("lscpu").split("\n")) {
-            if (line.strip().startsWith("Model name:")) {
-                return line.substring(line.indexOf(':') + 1).strip();
-            }
-        }
-        return "unknown";
+        return Machine.cpuModel();
     }
 
     /** Governor per CPU from /sys, or a note when cpufreq is absent (VMs, containers). */

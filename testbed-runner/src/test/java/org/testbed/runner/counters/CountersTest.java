@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.testbed.runner.csv.ResultRow;
+import org.testbed.results.ResultRow;
 
 class CountersTest {
     private static final ResultRow.StepKey STEP = new ResultRow.StepKey("vertx", "mix", 64, 0);

@@ -1,5 +1,8 @@
 package org.testbed.runner.csv;
 
+import org.testbed.results.Csv;
+import org.testbed.results.ResultRow;
+import org.testbed.results.ResultsCsv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package org.testbed.runner.csv;
+package org.testbed.results;
 
 import java.util.List;
 import java.util.Locale;
@@ -12,6 +12,9 @@ import java.util.Map;
  *
  * <p>{@code concurrency} is the closed model's users (0 for an open-model step) and
  * {@code target_rps} the open model's arrival rate (0 for a closed-model step).
+ *
+ * <p>A figure a driver cannot give (Gatling knows nothing of the server's CPU, memory or GC) is an
+ * empty field: NaN for the decimal ones, {@link #UNKNOWN_COUNT} for {@code gc_count}.
  */
 public record ResultRow(String runId, String startedAt, String host, String arch, String cpuModel, int cpus,
                         String jdk, String variant, String mode, String scenario, String driver, int concurrency,
@@ -19,6 +22,9 @@ public record ResultRow(String runId, String startedAt, String host, String arch
                         double latP50Ms, double latP90Ms, double latP99Ms, double latP999Ms, double latMaxMs,
                         double cpuUserMsPerReq, double cpuSysMsPerReq, double serverRssMb, long gcCount,
                         double gcMs) {
+
+    /** {@code gc_count} when the driver cannot know it; written as an empty field. */
+    public static final long UNKNOWN_COUNT = -1;
 
     /** Server CPU time per request, user plus system. */
     public double cpuMsPerReq() {
@@ -40,7 +46,7 @@ public record ResultRow(String runId, String startedAt, String host, String arch
                 driver, Integer.toString(concurrency), num(targetRps, 1), num(durationS, 3), Long.toString(requests),
                 Long.toString(errors), num(rps, 1), num(latP50Ms, 3), num(latP90Ms, 3), num(latP99Ms, 3),
                 num(latP999Ms, 3), num(latMaxMs, 3), num(cpuUserMsPerReq, 5), num(cpuSysMsPerReq, 5),
-                num(serverRssMb, 1), Long.toString(gcCount), num(gcMs, 1));
+                num(serverRssMb, 1), gcCount < 0 ? "" : Long.toString(gcCount), num(gcMs, 1));
     }
 
     /** Reads a row from a header-to-value map. */
@@ -50,10 +56,14 @@ public record ResultRow(String runId, String startedAt, String host, String arch
                 i(v, "concurrency"), d(v, "target_rps"), d(v, "duration_s"), l(v, "requests"), l(v, "errors"),
                 d(v, "rps"), d(v, "lat_p50_ms"), d(v, "lat_p90_ms"), d(v, "lat_p99_ms"), d(v, "lat_p999_ms"),
                 d(v, "lat_max_ms"), d(v, "cpu_user_ms_per_req"), d(v, "cpu_sys_ms_per_req"), d(v, "server_rss_mb"),
-                l(v, "gc_count"), d(v, "gc_ms"));
+                count(v, "gc_count"), d(v, "gc_ms"));
     }
 
-    static String num(double value, int decimals) {
+    /**
+     * A figure with {@code decimals} decimals; NaN or infinite (a figure the driver cannot give) is
+     * an empty field.
+     */
+    public static String num(double value, int decimals) {
         if (Double.isNaN(value) || Double.isInfinite(value)) {
             return "";
         }
@@ -68,6 +78,12 @@ public record ResultRow(String runId, String startedAt, String host, String arch
     private static long l(Map<String, String> v, String k) {
         String s = v.get(k);
         return s == null || s.isBlank() ? 0 : (long) Double.parseDouble(s);
+    }
+
+    /** A count that may be unknown: blank reads as {@link #UNKNOWN_COUNT}. */
+    private static long count(Map<String, String> v, String k) {
+        String s = v.get(k);
+        return s == null || s.isBlank() ? UNKNOWN_COUNT : (long) Double.parseDouble(s);
     }
 
     private static double d(Map<String, String> v, String k) {

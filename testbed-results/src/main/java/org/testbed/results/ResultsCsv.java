@@ -1,18 +1,18 @@
-package org.testbed.runner.csv;
+package org.testbed.results;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * {@code results.csv}: docs/DESIGN.md's columns, exactly and in order, the same on every machine, so
  * that any two runs can be put side by side. Anything else the runner knows about a step goes to
- * the sidecar {@code steps.csv} ({@link StepsCsv}).
+ * the runner's sidecar {@code steps.csv}. The runner and the Gatling simulations both write it, so
+ * that {@code report} and {@code compare} read either.
  */
 public final class ResultsCsv {
     public static final String FILE = "results.csv";
@@ -46,30 +46,9 @@ public final class ResultsCsv {
 
     public static List<ResultRow> read(Path file) throws IOException {
         List<ResultRow> rows = new ArrayList<>();
-        for (Map<String, String> record : records(Files.readString(file, StandardCharsets.UTF_8), file.toString(), COLUMNS)) {
+        for (Map<String, String> record : Csv.records(Files.readString(file, StandardCharsets.UTF_8), file.toString(), COLUMNS)) {
             rows.add(ResultRow.of(record));
         }
         return rows;
-    }
-
-    /** Header-keyed records; the header must start with {@code expected} (extra trailing columns are tolerated). */
-    static List<Map<String, String>> records(String text, String origin, List<String> expected) throws IOException {
-        List<List<String>> lines = Csv.parse(text);
-        if (lines.isEmpty()) {
-            throw new IOException(origin + " is empty");
-        }
-        List<String> header = lines.get(0);
-        if (header.size() < expected.size() || !header.subList(0, expected.size()).equals(expected)) {
-            throw new IOException(origin + " does not have the expected columns " + expected + "; it has " + header);
-        }
-        List<Map<String, String>> records = new ArrayList<>();
-        for (List<String> line : lines.subList(1, lines.size())) {
-            Map<String, String> record = new HashMap<>();
-            for (int i = 0; i < header.size() && i < line.size(); i++) {
-                record.put(header.get(i), line.get(i));
-            }
-            records.add(record);
-        }
-        return records;
     }
 }
