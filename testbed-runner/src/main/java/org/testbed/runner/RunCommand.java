@@ -201,19 +201,6 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private Path root() {
-        if (root != null) {
-            return root.toAbsolutePath();
-        }
-        String env = System.getenv("TESTBED_ROOT");
-        if (env != null && !env.isBlank()) {
-            return Path.of(env).toAbsolutePath();
-        }
-        Path dir = Path.of("").toAbsolutePath();
-        for (Path p = dir; p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve(VariantManifest.FILE_NAME))) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("no variants.conf here or above " + dir + "; pass --root");
+        return RepositoryRoot.find(root);
     }
 }
