@@ -42,7 +42,9 @@ import org.testbed.variant.VariantManifest;
  * <p>Checked in order: deploy, health, PUT and GET through the deployed server; {@code --status};
  * a redeploy that reuses the jar and replaces the process; the errors (a wrong key, no sshd, an
  * unknown variant, a java too old, a Memcached that does not answer: health timeout with the end of
- * the remote log); {@code --stop} closing the port; and no deployed server left afterwards.
+ * the remote log); {@code --stop} closing the port; and no deployed server left afterwards. Run as
+ * root, it also deploys as an unprivileged login (a system user it creates for the purpose, with a
+ * home in a temporary directory, and removes), into the default directory of that home.
  * Everything started here is stopped in {@link #stopEverything()}, whatever happened. Needs sshd,
  * ssh, scp, ssh-keygen (openssh-server, openssh-client) and memcached: without them it fails.
  */
@@ -60,6 +62,11 @@ class DeployIT {
     private static int appPort;
     private static String user;
     private static Path deployDir;
+    /** Readable by every user: sshd reads a user's authorized keys with that user's rights. */
+    private static Path keys;
+    /** When the test runs as root, the unprivileged login it also deploys as, and its home. */
+    private static final String UNPRIVILEGED = "testbed-deploy-it";
+    private static Path unprivilegedHome;
     private static String itemId;
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -85,7 +92,12 @@ class DeployIT {
         for (String key : List.of("host_key", "client_key", "wrong_key")) {
             exec(List.of("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "deploy-it-" + key, "-f", work.resolve(key).toString()));
         }
-        Files.copy(work.resolve("client_key.pub"), work.resolve("authorized_keys"));
+        keys = Files.createTempDirectory("deploy-it-keys", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        Files.copy(work.resolve("client_key.pub"), keys.resolve("authorized_keys"));
+        Files.setPosixFilePermissions(keys.resolve("authorized_keys"), PosixFilePermissions.fromString("rw-r--r--"));
+        if ("root".equals(user)) {
+            createUnprivilegedUser();
+        }
         if ("root".equals(user)) {
             // sshd as root wants its privilege separation directory (the distribution's service makes it).
             Files.createDirectories(Path.of("/run/sshd"));
@@ -105,14 +117,10 @@ class DeployIT {
             if (work != null) {
                 // Deployed servers by the pid files the launcher wrote in our own directories, and only
                 // when that pid still runs a jar from there: never by name.
-                try (Stream<Path> dirs = Files.exists(work.resolve("vm")) ? Files.list(work.resolve("vm")) : Stream.empty()) {
-                    for (Path pidFile : dirs.map(d -> d.resolve("testbed.pid")).filter(Files::isRegularFile).toList()) {
-                        long pid = Long.parseLong(Files.readString(pidFile).strip());
-                        if (commandLine(pid).contains(work + "/")) {
-                            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-                        }
-                    }
-                }
+                stopDeployedServers(work.resolve("vm"), work);
+            }
+            if (unprivilegedHome != null) {
+                stopDeployedServers(unprivilegedHome.resolve("testbed"), unprivilegedHome);
             }
         } finally {
             if (sshd != null) {
@@ -127,6 +135,10 @@ class DeployIT {
             if (work != null) {
                 RunnerJar.deleteRecursively(work);
             }
+            if (keys != null) {
+                RunnerJar.deleteRecursively(keys);
+            }
+            removeUnprivilegedUser();
         }
     }
 
@@ -240,6 +252,48 @@ class DeployIT {
         }
     }
 
+    /**
+     * As root, the same deploy as an unprivileged login, into the default directory of its home:
+     * the launcher then starts with nohup (no systemd, no sudo) and the server runs as that user.
+     * Run by an unprivileged user, the tests above already did that: then this checks they did.
+     */
+    @Test
+    @Order(3)
+    void anUnprivilegedLoginDeploysIntoItsHomeAndTheServerRunsAsIt() throws Exception {
+        if (unprivilegedHome == null) {
+            long pid = Long.parseLong(Files.readString(deployDir.resolve("testbed.pid")).strip());
+            assertThat(uid(pid)).as("the deployed server's uid, the tests' own login").isNotZero();
+            return;
+        }
+        int port = freePort();
+        List<String> login = List.of("--host", UNPRIVILEGED + "@127.0.0.1", "--port", Integer.toString(sshPort),
+                "--identity", work.resolve("client_key").toString(), "--ssh-option", "UserKnownHostsFile=" + work.resolve("known_hosts"),
+                "--ssh-option", "StrictHostKeyChecking=yes", "--root", RunnerJar.ROOT.toString(), "--no-build");
+        List<String> deploy = new ArrayList<>(List.of("deploy", VARIANT));
+        deploy.addAll(login);
+        deploy.addAll(List.of("--memcached", memcached.address(), "--app-port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--timeout", "120"));
+        RunnerJar.Outcome deployed = RunnerJar.call(COMMAND_LIMIT_SECONDS, deploy.toArray(String[]::new));
+        System.out.println(deployed.output());
+        Path dir = unprivilegedHome.resolve("testbed").resolve(VARIANT);
+        try {
+            assertThat(deployed.exitCode()).as(deployed.output()).isZero();
+            assertThat(deployed.output()).contains("privileged=no").contains("(nohup)");
+            long pid = Long.parseLong(Files.readString(dir.resolve("testbed.pid")).strip());
+            assertThat(uid(pid)).as("the uid of the server started by " + UNPRIVILEGED).isEqualTo(uid(UNPRIVILEGED));
+            HttpResponse<String> health = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/testbed/health"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+        } finally {
+            List<String> stop = new ArrayList<>(List.of("deploy", VARIANT));
+            stop.addAll(login);
+            stop.add("--stop");
+            RunnerJar.Outcome stopped = RunnerJar.call(COMMAND_LIMIT_SECONDS, stop.toArray(String[]::new));
+            assertThat(stopped.exitCode()).as(stopped.output()).isZero();
+        }
+        assertThat(portOpen(port)).as("port %d after --stop", port).isFalse();
+    }
+
     @Test
     @Order(4)
     void stopStopsTheServerAndClosesItsPort() throws Exception {
@@ -260,9 +314,46 @@ class DeployIT {
     @Test
     @Order(5)
     void noDeployedServerIsLeftRunning() {
-        List<String> left = ProcessHandle.allProcesses().filter(p -> commandLine(p.pid()).contains(work.resolve("vm") + "/"))
+        List<String> left = ProcessHandle.allProcesses().filter(p -> commandLine(p.pid()).contains(work.resolve("vm") + "/")
+                || unprivilegedHome != null && commandLine(p.pid()).contains(unprivilegedHome + "/"))
                 .filter(p -> running(p.pid())).map(p -> p.pid() + " " + commandLine(p.pid())).toList();
         assertThat(left).as("processes running from the deploy directories").isEmpty();
+    }
+
+    /** Kills the servers of the deploy directories under {@code dirs}, by their pid files, when they run a jar from {@code owner}. */
+    private static void stopDeployedServers(Path dirs, Path owner) throws IOException {
+        if (!Files.isDirectory(dirs)) {
+            return;
+        }
+        try (Stream<Path> list = Files.list(dirs)) {
+            for (Path pidFile : list.map(d -> d.resolve("testbed.pid")).filter(Files::isRegularFile).toList()) {
+                long pid = Long.parseLong(Files.readString(pidFile).strip());
+                if (commandLine(pid).contains(owner + "/")) {
+                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            }
+        }
+    }
+
+    /** A system user with a shell and a home of its own in a temporary directory, no password, key login only. */
+    private static void createUnprivilegedUser() throws Exception {
+        unprivilegedHome = Files.createTempDirectory("deploy-it-home");
+        boolean exists = new ProcessBuilder("id", "-u", UNPRIVILEGED).start().waitFor() == 0;
+        // '*' as the password: no password login, and not "locked", which sshd without PAM refuses.
+        exec(List.of(exists ? "usermod" : "useradd", "-p", "*", "-s", "/bin/bash", "-d", unprivilegedHome.toString(), UNPRIVILEGED));
+        exec(List.of("chown", UNPRIVILEGED, unprivilegedHome.toString()));
+        Files.setPosixFilePermissions(unprivilegedHome, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    private static void removeUnprivilegedUser() throws Exception {
+        if (unprivilegedHome == null) {
+            return;
+        }
+        try {
+            exec(List.of("userdel", UNPRIVILEGED));
+        } finally {
+            RunnerJar.deleteRecursively(unprivilegedHome);
+        }
     }
 
     private static RunnerJar.Outcome deploy(String variant, String... more) throws IOException, InterruptedException {
@@ -289,8 +380,8 @@ class DeployIT {
             sshPort = freePort();
             Files.writeString(config, String.join("\n",
                     "Port " + sshPort, "ListenAddress 127.0.0.1", "HostKey " + work.resolve("host_key"),
-                    "PidFile " + work.resolve("sshd.pid"), "AuthorizedKeysFile " + work.resolve("authorized_keys"),
-                    "AllowUsers " + user, "PubkeyAuthentication yes", "PasswordAuthentication no",
+                    "PidFile " + work.resolve("sshd.pid"), "AuthorizedKeysFile " + keys.resolve("authorized_keys"),
+                    "AllowUsers " + user + (unprivilegedHome == null ? "" : " " + UNPRIVILEGED), "PubkeyAuthentication yes", "PasswordAuthentication no",
                     "KbdInteractiveAuthentication no", "PermitRootLogin prohibit-password", "UsePAM no", "StrictModes no",
                     "X11Forwarding no", "AllowTcpForwarding no", "PrintMotd no", "Subsystem sftp internal-sftp",
                     "LogLevel VERBOSE", ""));
@@ -353,6 +444,19 @@ class DeployIT {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /** The real uid of a process, from /proc. */
+    private static int uid(long pid) throws IOException {
+        return Files.readAllLines(Path.of("/proc", Long.toString(pid), "status")).stream().filter(l -> l.startsWith("Uid:"))
+                .map(l -> Integer.parseInt(l.split("\\s+")[1])).findFirst().orElseThrow();
+    }
+
+    private static int uid(String login) throws IOException, InterruptedException {
+        Process id = new ProcessBuilder("id", "-u", login).start();
+        String out = new String(id.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertThat(id.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        return Integer.parseInt(out);
     }
 
     private static String commandLine(long pid) {
