@@ -2,6 +2,7 @@ package org.testbed.deploy;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -13,7 +14,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.testbed.variant.Variant;
@@ -28,6 +30,11 @@ import org.testbed.variant.Variant;
  * {@code testbed.state}.
  */
 public final class Deployer {
+    /** What the deploy writes into the remote directory besides the jar. */
+    private static final String LAUNCHER = "testbed-launch";
+    private static final String VARIANT_LINE = "variant.conf";
+    private static final String SETTINGS = "testbed.env";
+
     /** The launcher's exit codes (see testbed-launch). */
     static final int NO_JAVA = 3;
     static final int EXITED = 4;
@@ -153,7 +160,7 @@ public final class Deployer {
     }
 
     /** Runs one command of testbed-launch on the target. */
-    public RemoteResult launcher(Duration limit, java.util.function.Consumer<String> lines, String... arguments) {
+    public RemoteResult launcher(Duration limit, Consumer<String> lines, String... arguments) {
         String[] words = Stream.concat(Stream.of(directory + "/" + LAUNCHER), Stream.of(arguments)).toArray(String[]::new);
         return target.run(limit, lines, words);
     }
@@ -181,10 +188,6 @@ public final class Deployer {
         require(target.run(SHORT, "mv", "-f", directory + "/" + jar + ".part", directory + "/" + jar),
                 "could not put the jar in place on " + target.destination());
     }
-
-    private static final String LAUNCHER = "testbed-launch";
-    private static final String VARIANT_LINE = "variant.conf";
-    private static final String SETTINGS = "testbed.env";
 
     /** The three small files, in a private temporary directory. */
     private static Path stage(Deployment deployment) {
@@ -230,7 +233,7 @@ public final class Deployer {
 
     static String sha256(Path file) {
         try (InputStream in = new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
+            in.transferTo(OutputStream.nullOutputStream());
             return HexFormat.of().formatHex(((DigestInputStream) in).getMessageDigest().digest());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -241,7 +244,7 @@ public final class Deployer {
 
     private static String megabytes(Path file) {
         try {
-            return String.format(java.util.Locale.ROOT, "%.1f MB", Files.size(file) / 1e6);
+            return String.format(Locale.ROOT, "%.1f MB", Files.size(file) / 1e6);
         } catch (IOException e) {
             return "? MB";
         }
@@ -253,10 +256,5 @@ public final class Deployer {
         } catch (IOException e) {
             return "this machine";
         }
-    }
-
-    /** The names of what the deploy writes into the remote directory besides the jar. */
-    public static List<String> files() {
-        return List.of(LAUNCHER, VARIANT_LINE, SETTINGS);
     }
 }

@@ -1,6 +1,7 @@
 package org.testbed.deploy;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.testbed.variant.Variant;
 
 /**
@@ -13,7 +14,7 @@ import org.testbed.variant.Variant;
 public record Deployment(Variant variant, Path jar, Path launcher, RemoteSettings settings, String service,
         int healthSeconds) {
 
-    public static final java.util.List<String> SERVICES = java.util.List.of("auto", "systemd", "nohup");
+    public static final List<String> SERVICES = List.of("auto", "systemd", "nohup");
 
     public Deployment {
         if (!SERVICES.contains(service)) {
