@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -12,8 +13,9 @@ import org.testbed.variant.Variant;
 
 /**
  * The jar check {@code ./testbed} applies before it serves or deploys: the jar is stale when it is
- * missing or any file it is built from (the parent pom, variants.conf, the shared library, the
- * variant's module) is newer; then the Maven wrapper packages that module.
+ * missing or any file it is built from is newer (the parent pom, variants.conf, and the pom and
+ * main sources of the variant's module and of every repository module it depends on, read from
+ * the poms so that no list of modules is kept here); then the Maven wrapper packages that module.
  */
 public final class StaleJarBuild implements JarBuild {
     private static final long BUILD_LIMIT_MINUTES = 30;
@@ -57,9 +59,12 @@ public final class StaleJarBuild implements JarBuild {
         }
         try {
             FileTime built = Files.getLastModifiedTime(jar);
-            for (Path source : List.of(root.resolve("pom.xml"), root.resolve("variants.conf"),
-                    root.resolve("testbed-common/pom.xml"), root.resolve("testbed-common/src/main"),
-                    root.resolve(variant.module()).resolve("pom.xml"), root.resolve(variant.module()).resolve("src/main"))) {
+            List<Path> sources = new ArrayList<>(List.of(root.resolve("pom.xml"), root.resolve("variants.conf")));
+            for (String module : ModuleDependencies.behind(root, variant.module())) {
+                sources.add(root.resolve(module).resolve("pom.xml"));
+                sources.add(root.resolve(module).resolve("src/main"));
+            }
+            for (Path source : sources) {
                 if (newerFile(source, built)) {
                     return true;
                 }
