@@ -37,7 +37,7 @@ target "_common" {
 target "variants" {
   name = v
   matrix = {
-    # The names of variants.conf, in its order: docker/compose-check.sh fails when they differ.
+    # The names of variants.conf, in its order: ComposeFileTest (testbed-contract) fails when they differ.
     v = [
       "spring-tomcat",
       "spring-tomcat-virtual",

@@ -22,10 +22,12 @@ import org.testbed.config.TestbedConfig.Setting;
 /**
  * The server settings have one source, {@link TestbedConfig#settings()}; every other place that
  * lists them must name exactly those: the Configuration tables of the README and docs/DESIGN.md
- * (name, flag and default), and the files that start variants elsewhere (the compose file, the VM
- * deploy script, the launcher both use, the images' README), which must pass every setting on and
- * use no {@code TESTBED_*} or {@code MEMCACHED_*} name that is neither a setting nor one of their
- * own, listed here.
+ * (name, flag and default), and the files that start variants elsewhere (the compose file, the
+ * launcher the images and the VM deploy use, the images' README), which must pass every setting on
+ * and use no {@code TESTBED_*} or {@code MEMCACHED_*} name that is neither a setting nor one of
+ * their own, listed here. The VM deploy ({@code ./testbed deploy}, in testbed-runner) keeps no list
+ * of its own: it passes on what {@link TestbedConfig#settings()} lists (its RemoteSettingsTest
+ * holds that), and here it must read that list and name nothing else but its own names.
  *
  * <p>One setting is not passed on by those files, on purpose: the mode. A variant's mode is part of
  * the variant (its line of variants.conf), and the launcher gives it as {@code --mode}, which wins
@@ -41,6 +43,9 @@ class SettingsDocumentedTest {
     private static final Pattern COMPOSE_ENVIRONMENT = Pattern.compile("^\\s+- ((?:TESTBED|MEMCACHED)_[A-Z0-9_]+)(?:=.*)?$",
             Pattern.MULTILINE);
 
+    /** Where the VM deploy decides what goes into the remote testbed.env. */
+    private static final String DEPLOY_SETTINGS = "testbed-runner/src/main/java/org/testbed/deploy/RemoteSettings.java";
+
     /** The setting the variant fixes: launchers pass the mode of its variants.conf line as a flag. */
     private static final String MODE = "TESTBED_MODE";
 
@@ -51,7 +56,7 @@ class SettingsDocumentedTest {
             "docker/compose.yaml", Set.of("TESTBED_JAVA_OPTS", "TESTBED_IMAGE_PREFIX", "TESTBED_TAG",
                     "TESTBED_PUBLISH_ADDR", "MEMCACHED_TAG", "MEMCACHED_MEMORY_MB", "MEMCACHED_THREADS"),
             // JVM options; the java to use on the VM; server flags given after --.
-            "docker/deploy.sh", Set.of("TESTBED_JAVA_OPTS", "TESTBED_JAVA", "TESTBED_SERVER_ARGS"),
+            DEPLOY_SETTINGS, Set.of("TESTBED_JAVA_OPTS", "TESTBED_JAVA", "TESTBED_SERVER_ARGS"),
             // The same three, and where a detached start records the server's pid.
             "docker/testbed-launch", Set.of("TESTBED_JAVA_OPTS", "TESTBED_JAVA", "TESTBED_SERVER_ARGS", "TESTBED_PIDFILE"),
             "docker/README.md", Set.of("TESTBED_JAVA_OPTS", "TESTBED_IMAGE_PREFIX", "TESTBED_TAG",
@@ -75,7 +80,7 @@ class SettingsDocumentedTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"docker/compose.yaml", "docker/deploy.sh", "docker/testbed-launch", "docker/README.md"})
+    @ValueSource(strings = {"docker/compose.yaml", "docker/testbed-launch", "docker/README.md"})
     void everySettingIsPassedOnAndNoOtherNameIsUsed(String file) throws IOException {
         String text = read(file);
         Set<String> named = names(text);
@@ -83,6 +88,14 @@ class SettingsDocumentedTest {
                 .containsAll(settingNames(false));
         assertThat(unknown(named, file)).as("TESTBED_*/MEMCACHED_* names in %s that are neither a setting of"
                 + " TestbedConfig nor one of the file's own", file).isEmpty();
+    }
+
+    @Test
+    void theVmDeployPassesOnTestbedConfigsSettingsAndNamesNoOther() throws IOException {
+        String deploy = read(DEPLOY_SETTINGS);
+        assertThat(deploy).as("%s takes the settings from TestbedConfig", DEPLOY_SETTINGS).contains("TestbedConfig.settings()");
+        assertThat(unknown(names(deploy), DEPLOY_SETTINGS)).as("TESTBED_*/MEMCACHED_* names in %s that are neither a"
+                + " setting of TestbedConfig nor one of its own", DEPLOY_SETTINGS).isEmpty();
     }
 
     @Test
@@ -117,7 +130,7 @@ class SettingsDocumentedTest {
 
     /** A default written in a script ({@code ${TESTBED_PORT:-8080}}) is the setting's own. */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"docker/compose.yaml", "docker/deploy.sh", "docker/testbed-launch"})
+    @ValueSource(strings = {"docker/compose.yaml", "docker/testbed-launch"})
     void defaultsInScriptsAreTheSettingsDefaults(String file) throws IOException {
         Map<String, String> defaults = settings.stream().collect(Collectors.toMap(Setting::environmentName, Setting::defaultValue));
         Matcher fallback = SHELL_DEFAULT.matcher(read(file));

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
         description = "How fast is a Java web stack on this machine, and why?",
         commandListHeading = "%nCommands:%n",
         subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, TestCommand.class, JmhCommand.class, RunCommand.class, ReportCommand.class,
-                CompareCommand.class, DriveCommand.class},
+                CompareCommand.class, DeployCommand.class, DriveCommand.class},
         footerHeading = "%nEnvironment:%n",
         footer = {
             "  JAVA_HOME      the JDK used to build and to run variants that need JDK 17+",
@@ -57,6 +57,7 @@ public final class Main implements Runnable {
     /** The command line with its pass-through commands, overview and one-line errors set up. */
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new Main());
+        DeployCommand.describeSettings(cli.getSubcommands().get("deploy"));
         // serve, test and jmh hand everything after their first word to the server, Maven or JMH.
         for (String passThrough : new String[] {"serve", "test", "jmh"}) {
             cli.getSubcommands().get(passThrough).setStopAtPositional(true).setUnmatchedOptionsArePositionalParams(true);

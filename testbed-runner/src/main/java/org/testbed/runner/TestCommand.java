@@ -8,7 +8,6 @@ import java.util.concurrent.Callable;
 import org.testbed.runner.build.Processes;
 import org.testbed.runner.setup.ToolInstaller;
 import org.testbed.runner.suite.RobustnessTable;
-import org.testbed.runner.suite.SmokeScripts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -17,8 +16,9 @@ import picocli.CommandLine.ParentCommand;
         header = {"The whole test suite, what CI runs. Installs what the tests use when run as root (memcached,"
                 + " chromium, openssh, docker-compose, linux-perf; otherwise says what to install), then: ./mvnw verify (unit"
                 + " tests, the HTTP contract suite against every variant started from its jar, the runner's"
-                + " end-to-end run), the Gatling and JMH smoke runs, the compose check and the deploy test over a"
-                + " loopback sshd. Extra arguments go to Maven, e.g. -Dtestbed.variants=spring-tomcat."})
+                + " end-to-end runs, the Gatling and JMH smoke runs, the compose check and the deploy test over a"
+                + " loopback sshd), then prints the contract and robustness tables. Extra arguments go to Maven,"
+                + " e.g. -Dtestbed.variants=spring-tomcat."})
 final class TestCommand implements Callable<Integer> {
     static final Path CONTRACT_SUMMARY = Path.of("testbed-contract", "target", "contract-summary.txt");
     static final Path ROBUSTNESS_SUMMARY = Path.of("testbed-contract", "target", "robustness-summary.tsv");
@@ -48,20 +48,6 @@ final class TestCommand implements Callable<Integer> {
             System.out.println("Robustness, per variant (faults, lost updates, hostile input, connection load, exposure):");
             RobustnessTable.render(Files.readAllLines(robustness)).forEach(System.out::println);
         }
-        if (status != 0) {
-            return status;
-        }
-        for (SmokeScripts.Group group : SmokeScripts.GROUPS) {
-            System.out.println();
-            System.out.println(group.heading());
-            for (String script : group.scripts()) {
-                int scriptStatus = Processes.run(new ProcessBuilder("bash", root.resolve(script).toString())
-                        .directory(root.toFile()).inheritIO());
-                if (scriptStatus != 0) {
-                    return scriptStatus;
-                }
-            }
-        }
-        return 0;
+        return status;
     }
 }

@@ -22,6 +22,18 @@ final class RunnerJar {
 
     /** Runs the command, prints its output, asserts it exited 0 within {@code limitSeconds}, and returns the output. */
     static String run(long limitSeconds, String... args) throws IOException, InterruptedException {
+        Outcome outcome = call(limitSeconds, args);
+        System.out.println(outcome.output());
+        assertThat(outcome.exitCode()).as("exit status of runner " + String.join(" ", args) + "\n" + outcome.output()).isZero();
+        return outcome.output();
+    }
+
+    /** What one command gave: its exit status and its output, both streams in order. */
+    record Outcome(int exitCode, String output) {
+    }
+
+    /** Runs the command within {@code limitSeconds} (else fails) and returns its exit status and output, whatever they are. */
+    static Outcome call(long limitSeconds, String... args) throws IOException, InterruptedException {
         assertThat(JAR).as("the runner jar (built in the package phase)").isRegularFile();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", JAR.toString()));
@@ -33,10 +45,7 @@ final class RunnerJar {
                 p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 throw new IOException("runner " + args[0] + " did not finish in " + limitSeconds + " s:\n" + Files.readString(log));
             }
-            String out = Files.readString(log, StandardCharsets.UTF_8);
-            System.out.println(out);
-            assertThat(p.exitValue()).as("exit status of runner " + String.join(" ", args) + "\n" + out).isZero();
-            return out;
+            return new Outcome(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
         } finally {
             Files.deleteIfExists(log);
         }
