@@ -81,7 +81,8 @@ public final class ReportWriter {
 
     private static boolean isNumeric(String column) {
         return switch (column) {
-            case "run_id", "started_at", "host", "arch", "cpu_model", "jdk", "variant", "mode", "scenario", "driver" -> false;
+            case "run_id", "started_at", "host", "arch", "cpu_model", "jdk", "variant", "mode", "scenario", "driver",
+                 "conditions" -> false;
             default -> true;
         };
     }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.testbed.runner.csv.Conditions;
 import org.testbed.runner.load.Level;
 import org.testbed.variant.Variant;
 
@@ -33,13 +34,18 @@ import org.testbed.variant.Variant;
  * @param commandLine the arguments the run was started with, for environment.json
  * @param repeat how many times every step is measured, each time in a freshly started server
  * @param mixedJdks run each variant on its oldest suitable JDK instead of one shared JDK 21+
+ * @param conditions HTTPS ({@code --tls}) and gzip ({@code --gzip}): how every variant is started and driven
  */
 public record RunSettings(Path root, Path out, String runId, List<Variant> variants, Path java,
                           Map<String, List<Level>> scenarios, Duration duration, Duration warmup, String profile,
                           Pinning pinning, boolean flamegraph, String driver, int threads, int delayMs,
                           int payloadSize, int maxConnections, Duration timeout, double saturationPct,
                           List<String> jvmArgs, String memcachedServers, List<String> commandLine,
-                          int repeat, boolean mixedJdks) {
+                          int repeat, boolean mixedJdks, Conditions conditions) {
+
+    public RunSettings {
+        conditions = conditions == null ? Conditions.PLAIN : conditions;
+    }
 
     /** Steps in one pass over the variants (a run makes {@code repeat} passes). */
     public int stepCount() {

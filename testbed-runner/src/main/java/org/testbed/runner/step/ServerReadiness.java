@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.testbed.runner.load.LoopbackTls;
 import org.testbed.scenario.RequestSpec;
 
 /** Before a variant is measured: its health endpoint answers 200, and the items a scenario reads exist. */
@@ -72,6 +73,8 @@ final class ServerReadiness {
     }
 
     private static HttpClient client() {
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+        // Over HTTPS the variant's certificate is self-signed: trust it as the load driver does (loopback only).
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2))
+                .sslContext(LoopbackTls.context()).build();
     }
 }
