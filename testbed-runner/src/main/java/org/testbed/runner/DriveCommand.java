@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.testbed.runner.load.Level;
 import org.testbed.runner.load.LoadDriver;
 import org.testbed.runner.load.LoadResult;
+import org.testbed.runner.load.LoopbackTls;
 import org.testbed.runner.load.NioHttpDriver;
 import org.testbed.runner.load.Scenarios;
 import org.testbed.runner.load.Target;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Option;
 @Command(name = "drive", mixinStandardHelpOptions = true,
         description = "Send one step of load to an already running server on 127.0.0.1 and print what the driver measured.")
 final class DriveCommand implements Callable<Integer> {
-    @Option(names = "--url", required = true, paramLabel = "URL", description = "e.g. http://127.0.0.1:8080 (loopback only)")
+    @Option(names = "--url", required = true, paramLabel = "URL",
+            description = "e.g. http://127.0.0.1:8080, or https://... for a server started with --tls (loopback only)")
     URI url;
 
     @Option(names = "--scenario", defaultValue = "mix", paramLabel = "NAME", description = "journey, mix, plaintext, json, delay")
@@ -56,6 +58,9 @@ final class DriveCommand implements Callable<Integer> {
     @Option(names = "--delay-ms", defaultValue = "150", paramLabel = "MS")
     int delayMs;
 
+    @Option(names = "--gzip", description = "Ask for gzip and check the inflated bodies (testbed-nio only)")
+    boolean gzip;
+
     @Option(names = "--raw", description = "Print the driver's raw output too")
     boolean raw;
 
@@ -73,7 +78,7 @@ final class DriveCommand implements Callable<Integer> {
         Workload workload = scenarios.workload(scenario, "drive");
         List<RequestSpec> preload = scenarios.preload(workload);
         if (!preload.isEmpty()) {
-            java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+            java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(LoopbackTls.context()).build();
             for (RequestSpec spec : preload) {
                 client.send(java.net.http.HttpRequest.newBuilder(url.resolve(spec.path()))
                         .header("Content-Type", RequestSpec.JSON)
@@ -83,7 +88,7 @@ final class DriveCommand implements Callable<Integer> {
         }
         LoadDriver d = driver.equals(WrkDriver.NAME)
                 ? new WrkDriver(WrkDriver.find(), Files.createTempDirectory("testbed-drive"), Levels.duration("10s"))
-                : new NioHttpDriver(Levels.duration("10s"), 4096);
+                : new NioHttpDriver(Levels.duration("10s"), 4096, gzip);
         if (!Levels.duration(warmup).isZero()) {
             d.run(target, scenarios.workload(scenario, "drive-warm"), level, Levels.duration(warmup), cpus);
         }
@@ -92,6 +97,9 @@ final class DriveCommand implements Callable<Integer> {
                         + " driver CPU %.0f ms = %.1f%% of %d CPU(s)%n", d.name(), scenario, level.label(), r.requests(), r.errors(),
                 r.rps(), r.latency().p50(), r.latency().p90(), r.latency().p99(), r.latency().p999(), r.latency().max(),
                 r.driverCpuMs(), 100 * r.driverCpuMs() / (r.seconds() * 1000 * cpus), cpus);
+        if (target.tls() || gzip) {
+            System.out.printf(Locale.ROOT, "TLS handshakes %d, gzip responses %d%n", r.tlsHandshakes(), r.gzipResponses());
+        }
         if (raw) {
             System.out.println(r.raw());
         }
