@@ -38,6 +38,8 @@ final class EventLoop implements Runnable {
     private final Gunzip gunzip = new Gunzip();
     final Measurements measured;
     private int open;
+    /** Connections opened without blocking that are not ready for HTTP yet (TCP connect, TLS handshake). */
+    private int establishing;
     private int peakConnections;
     private long start;
     /** Set by the coordinator to stop early: read on every turn of the loop, so it stops promptly. */
@@ -85,6 +87,11 @@ final class EventLoop implements Runnable {
 
     int openConnections() {
         return open;
+    }
+
+    /** Connections being opened without blocking: connecting, or making their TLS handshake. */
+    int establishing() {
+        return establishing;
     }
 
     int peakConnections() {
@@ -166,6 +173,8 @@ final class EventLoop implements Runnable {
             }
         } else {
             channel.configureBlocking(false);
+            conn.establishing = true;
+            establishing++;
             boolean connected = channel.connect(step.target.address());
             conn.key = channel.register(selector, connected ? 0 : SelectionKey.OP_CONNECT, conn);
             if (connected) {
@@ -212,6 +221,7 @@ final class EventLoop implements Runnable {
             conn.handshaking = false;
             measured.handshake();
         }
+        established(conn);
         conn.key.interestOps(0);
         model.connected(conn, now);
     }
@@ -414,7 +424,15 @@ final class EventLoop implements Runnable {
         conns.remove(conn);
     }
 
+    private void established(HttpConnection conn) {
+        if (conn.establishing) {
+            conn.establishing = false;
+            establishing--;
+        }
+    }
+
     private void closeQuietly(HttpConnection conn) {
+        established(conn);
         if (conn.channel != null) {
             try {
                 conn.channel.close();

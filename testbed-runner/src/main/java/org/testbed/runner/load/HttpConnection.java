@@ -14,6 +14,8 @@ final class HttpConnection {
     Transport transport = PlainTransport.INSTANCE;
     /** True from the TCP connect until the transport's handshake is done (always false for plain HTTP). */
     boolean handshaking;
+    /** Opened without blocking and not ready yet (connect or handshake under way): the loop counts these. */
+    boolean establishing;
     /** When the TCP connection was opened: a handshake that takes longer than the request timeout fails. */
     long connectNanos;
     final HttpResponseParser parser = new HttpResponseParser();
