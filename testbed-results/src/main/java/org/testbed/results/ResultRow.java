@@ -11,7 +11,8 @@ import java.util.Map;
  * GC collections and their time during the step.
  *
  * <p>{@code concurrency} is the closed model's users (0 for an open-model step) and
- * {@code target_rps} the open model's arrival rate (0 for a closed-model step).
+ * {@code target_rps} the open model's arrival rate (0 for a closed-model step). {@code conditions}
+ * says whether it ran over HTTPS, with gzip (see {@link Conditions}).
  *
  * <p>A figure a driver cannot give (Gatling knows nothing of the server's CPU, memory or GC) is an
  * empty field: NaN for the decimal ones, {@link #UNKNOWN_COUNT} for {@code gc_count}.
@@ -21,7 +22,22 @@ public record ResultRow(String runId, String startedAt, String host, String arch
                         double targetRps, double durationS, long requests, long errors, double rps,
                         double latP50Ms, double latP90Ms, double latP99Ms, double latP999Ms, double latMaxMs,
                         double cpuUserMsPerReq, double cpuSysMsPerReq, double serverRssMb, long gcCount,
-                        double gcMs) {
+                        double gcMs, Conditions conditions) {
+
+    public ResultRow {
+        conditions = conditions == null ? Conditions.PLAIN : conditions;
+    }
+
+    /** A row measured under no particular condition (plain HTTP, no gzip). */
+    public ResultRow(String runId, String startedAt, String host, String arch, String cpuModel, int cpus,
+                     String jdk, String variant, String mode, String scenario, String driver, int concurrency,
+                     double targetRps, double durationS, long requests, long errors, double rps,
+                     double latP50Ms, double latP90Ms, double latP99Ms, double latP999Ms, double latMaxMs,
+                     double cpuUserMsPerReq, double cpuSysMsPerReq, double serverRssMb, long gcCount, double gcMs) {
+        this(runId, startedAt, host, arch, cpuModel, cpus, jdk, variant, mode, scenario, driver, concurrency, targetRps,
+                durationS, requests, errors, rps, latP50Ms, latP90Ms, latP99Ms, latP999Ms, latMaxMs, cpuUserMsPerReq,
+                cpuSysMsPerReq, serverRssMb, gcCount, gcMs, Conditions.PLAIN);
+    }
 
     /** {@code gc_count} when the driver cannot know it; written as an empty field. */
     public static final long UNKNOWN_COUNT = -1;
@@ -35,9 +51,9 @@ public record ResultRow(String runId, String startedAt, String host, String arch
         return targetRps > 0;
     }
 
-    /** What identifies a step across runs: variant, scenario and the level. */
+    /** What identifies a step across runs: variant, scenario, the level and the conditions. */
     public StepKey key() {
-        return new StepKey(variant, scenario, concurrency, targetRps);
+        return new StepKey(variant, scenario, concurrency, targetRps, conditions);
     }
 
     /** The fields in column order, formatted. */
@@ -46,7 +62,7 @@ public record ResultRow(String runId, String startedAt, String host, String arch
                 driver, Integer.toString(concurrency), num(targetRps, 1), num(durationS, 3), Long.toString(requests),
                 Long.toString(errors), num(rps, 1), num(latP50Ms, 3), num(latP90Ms, 3), num(latP99Ms, 3),
                 num(latP999Ms, 3), num(latMaxMs, 3), num(cpuUserMsPerReq, 5), num(cpuSysMsPerReq, 5),
-                num(serverRssMb, 1), gcCount < 0 ? "" : Long.toString(gcCount), num(gcMs, 1));
+                num(serverRssMb, 1), gcCount < 0 ? "" : Long.toString(gcCount), num(gcMs, 1), conditions.label());
     }
 
     /** Reads a row from a header-to-value map. */
@@ -56,7 +72,7 @@ public record ResultRow(String runId, String startedAt, String host, String arch
                 i(v, "concurrency"), d(v, "target_rps"), d(v, "duration_s"), l(v, "requests"), l(v, "errors"),
                 d(v, "rps"), d(v, "lat_p50_ms"), d(v, "lat_p90_ms"), d(v, "lat_p99_ms"), d(v, "lat_p999_ms"),
                 d(v, "lat_max_ms"), d(v, "cpu_user_ms_per_req"), d(v, "cpu_sys_ms_per_req"), d(v, "server_rss_mb"),
-                count(v, "gc_count"), d(v, "gc_ms"));
+                count(v, "gc_count"), d(v, "gc_ms"), Conditions.parse(v.get("conditions")));
     }
 
     /**
@@ -91,10 +107,22 @@ public record ResultRow(String runId, String startedAt, String host, String arch
         return s == null || s.isBlank() ? Double.NaN : Double.parseDouble(s);
     }
 
-    /** Variant, scenario and level: rows of two runs with the same key are the same step. */
-    public record StepKey(String variant, String scenario, int concurrency, double targetRps) {
+    /**
+     * Variant, scenario, level and conditions: rows of two runs with the same key are the same step.
+     * A step over HTTPS (or with gzip) is never the same step as a plain one.
+     */
+    public record StepKey(String variant, String scenario, int concurrency, double targetRps, Conditions conditions) {
+        public StepKey {
+            conditions = conditions == null ? Conditions.PLAIN : conditions;
+        }
+
         public String level() {
             return targetRps > 0 ? String.format(Locale.ROOT, "%.0f/s", targetRps) : "c=" + concurrency;
+        }
+
+        /** The level, followed by the conditions unless plain: {@code c=64}, {@code c=64 tls+gzip}. */
+        public String describe() {
+            return conditions.equals(Conditions.PLAIN) ? level() : level() + " " + conditions.label();
         }
     }
 }

@@ -17,11 +17,16 @@ import java.util.Map;
 public final class ResultsCsv {
     public static final String FILE = "results.csv";
 
-    /** docs/DESIGN.md, "Results". Do not reorder, rename or extend: extras belong in steps.csv. */
+    /**
+     * docs/DESIGN.md, "Results". Do not reorder or rename; extras belong in steps.csv. The one column
+     * added since the first schema, {@code conditions}, is last, and a file without it reads as
+     * plain (what it measured): a row must say whether it was HTTPS, or two runs' rows would be
+     * put side by side wrongly.
+     */
     public static final List<String> COLUMNS = List.of("run_id", "started_at", "host", "arch", "cpu_model", "cpus",
             "jdk", "variant", "mode", "scenario", "driver", "concurrency", "target_rps", "duration_s", "requests",
             "errors", "rps", "lat_p50_ms", "lat_p90_ms", "lat_p99_ms", "lat_p999_ms", "lat_max_ms",
-            "cpu_user_ms_per_req", "cpu_sys_ms_per_req", "server_rss_mb", "gc_count", "gc_ms");
+            "cpu_user_ms_per_req", "cpu_sys_ms_per_req", "server_rss_mb", "gc_count", "gc_ms", "conditions");
 
     private ResultsCsv() {
     }
@@ -46,7 +51,9 @@ public final class ResultsCsv {
 
     public static List<ResultRow> read(Path file) throws IOException {
         List<ResultRow> rows = new ArrayList<>();
-        for (Map<String, String> record : Csv.records(Files.readString(file, StandardCharsets.UTF_8), file.toString(), COLUMNS)) {
+        // The conditions column may be missing (a file from before it existed): the others are required.
+        for (Map<String, String> record : Csv.records(Files.readString(file, StandardCharsets.UTF_8), file.toString(),
+                COLUMNS.subList(0, COLUMNS.indexOf("conditions")))) {
             rows.add(ResultRow.of(record));
         }
         return rows;

@@ -31,7 +31,8 @@ import picocli.CommandLine.Option;
 final class DriveCommand implements Callable<Integer> {
     private static final int PRELOAD_IN_FLIGHT = 16;
 
-    @Option(names = "--url", required = true, paramLabel = "URL", description = "e.g. http://127.0.0.1:8080 (loopback only)")
+    @Option(names = "--url", required = true, paramLabel = "URL",
+            description = "e.g. http://127.0.0.1:8080, or https://... for a server started with --tls (loopback only)")
     URI url;
 
     @Option(names = "--scenario", defaultValue = "mix", paramLabel = "NAME", description = "journey, mix, plaintext, json, delay")
@@ -59,6 +60,9 @@ final class DriveCommand implements Callable<Integer> {
     @Option(names = "--delay-ms", defaultValue = "150", paramLabel = "MS")
     int delayMs;
 
+    @Option(names = "--gzip", description = "Ask for gzip and check the inflated bodies (testbed-nio only)")
+    boolean gzip;
+
     @Option(names = "--raw", description = "Print the driver's raw output too")
     boolean raw;
 
@@ -84,7 +88,7 @@ final class DriveCommand implements Callable<Integer> {
         }
         LoadDriver d = driver.equals(WrkDriver.NAME)
                 ? new WrkDriver(WrkDriver.find(), Files.createTempDirectory("testbed-drive"), Levels.duration("10s"))
-                : new NioHttpDriver(Levels.duration("10s"), 4096);
+                : new NioHttpDriver(Levels.duration("10s"), 4096, gzip);
         if (!Levels.duration(warmup).isZero()) {
             d.run(target, scenarios.workload(scenario, "drive-warm"), level, Levels.duration(warmup), cpus);
         }
@@ -93,6 +97,9 @@ final class DriveCommand implements Callable<Integer> {
                         + " driver CPU %.0f ms = %.1f%% of %d CPU(s)%n", d.name(), scenario, level.label(), r.requests(), r.errors(),
                 r.rps(), r.latency().p50(), r.latency().p90(), r.latency().p99(), r.latency().p999(), r.latency().max(),
                 r.driverCpuMs(), 100 * r.driverCpuMs() / (r.seconds() * 1000 * cpus), cpus);
+        if (target.tls() || gzip) {
+            System.out.printf(Locale.ROOT, "TLS handshakes %d, gzip responses %d%n", r.tlsHandshakes(), r.gzipResponses());
+        }
         if (raw) {
             System.out.println(r.raw());
         }

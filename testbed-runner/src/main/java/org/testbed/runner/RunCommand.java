@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.testbed.results.Conditions;
 import org.testbed.runner.build.ModuleJar;
 import org.testbed.runner.build.StaleJars;
 import org.testbed.runner.flame.Flamegraphs;
@@ -118,6 +119,16 @@ final class RunCommand implements Callable<Integer> {
                     + " other steps fall back to testbed-nio)")
     String driver;
 
+    @Option(names = "--tls",
+            description = "Start every variant with TLS on (TESTBED_TLS) and drive it over HTTPS: one TLS handshake per"
+                    + " connection, kept alive; rows say tls in their conditions column")
+    boolean tls;
+
+    @Option(names = "--gzip",
+            description = "Start every variant with gzip on (TESTBED_GZIP), ask for gzip and check the inflated bodies;"
+                    + " rows say gzip in their conditions column")
+    boolean gzip;
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "200", description = "Worker threads of sync variants (TESTBED_THREADS)")
     int threads;
 
@@ -203,7 +214,7 @@ final class RunCommand implements Callable<Integer> {
                 pinning, flamegraph, d, threads, delayMs, payloadSize, maxConnections, Levels.duration(timeout),
                 saturation, jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")),
                 servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs(),
-                repeat != null ? repeat : p.repeat(), mixedJdks, counters);
+                repeat != null ? repeat : p.repeat(), mixedJdks, counters, new Conditions(tls, gzip, false));
         if (settings.duration().compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--duration must be at least 1s");
         }

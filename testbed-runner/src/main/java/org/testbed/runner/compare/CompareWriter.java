@@ -94,7 +94,7 @@ public final class CompareWriter {
             for (Comparison.Change ch : m.changes()) {
                 boolean first = ch.metric() == Comparison.Metric.RPS;
                 out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-6s %12s %12s %7s %-18s %5s %5s  %s%s%n",
-                        m.key().variant(), m.key().scenario(), m.key().level(), ch.metric().wireName(),
+                        m.key().variant(), m.key().scenario(), m.key().describe(), ch.metric().wireName(),
                         figure(ch.metric(), ch.a()), figure(ch.metric(), ch.b()), r(ch.ratio()), interval(ch),
                         ch.confidence() > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * ch.confidence()) : "-",
                         ch.nA() + "/" + ch.nB(), ch.verdict().wireName(),
@@ -102,10 +102,10 @@ public final class CompareWriter {
             }
         }
         for (ResultRow.StepKey k : c.onlyA()) {
-            out.append("only in A: ").append(k.variant()).append(' ').append(k.scenario()).append(' ').append(k.level()).append('\n');
+            out.append("only in A: ").append(k.variant()).append(' ').append(k.scenario()).append(' ').append(k.describe()).append('\n');
         }
         for (ResultRow.StepKey k : c.onlyB()) {
-            out.append("only in B: ").append(k.variant()).append(' ').append(k.scenario()).append(' ').append(k.level()).append('\n');
+            out.append("only in B: ").append(k.variant()).append(' ').append(k.scenario()).append(' ').append(k.describe()).append('\n');
         }
         return out.toString();
     }
@@ -115,7 +115,7 @@ public final class CompareWriter {
         Comparison.Change ch = f.change();
         ResultRow.StepKey k = f.match().key();
         return String.format(Locale.ROOT, "%s %s %s %s %.3f× %s %s (A %s → B %s %s; %.0f%%, n %d/%d)", k.variant(), k.scenario(),
-                k.level(), ch.metric().wireName(), ch.ratio(), interval(ch), ch.verdict().wireName(),
+                k.describe(), ch.metric().wireName(), ch.ratio(), interval(ch), ch.verdict().wireName(),
                 figure(ch.metric(), ch.a()).trim(), figure(ch.metric(), ch.b()).trim(), unit(ch.metric()),
                 100 * ch.confidence(), ch.nA(), ch.nB());
     }
@@ -160,7 +160,7 @@ public final class CompareWriter {
                     case P99 -> 3;
                     case CPU -> 5;
                 };
-                out.append(Csv.line(List.of(m.key().variant(), m.key().scenario(), m.key().level(), ch.metric().wireName(),
+                out.append(Csv.line(List.of(m.key().variant(), m.key().scenario(), m.key().describe(), ch.metric().wireName(),
                         num(ch.a(), decimals), num(ch.b(), decimals), num(ch.ratio(), 4), num(ch.ciLow(), 4), num(ch.ciHigh(), 4),
                         ch.verdict().wireName(), num(ch.confidence(), 4), Integer.toString(ch.nA()), Integer.toString(ch.nB()),
                         num(ch.noiseFloor(), 4), String.join("; ", m.flags()))));
@@ -206,7 +206,7 @@ public final class CompareWriter {
             }
             n.put("variant", m.key().variant());
             n.put("scenario", m.key().scenario());
-            n.put("level", m.key().level());
+            n.put("level", m.key().describe());
             n.set("a", row(m.a()));
             n.set("b", row(m.b()));
             ObjectNode changes = n.putObject("changes");
@@ -253,7 +253,7 @@ public final class CompareWriter {
             ObjectNode n = a.addObject();
             n.put("variant", k.variant());
             n.put("scenario", k.scenario());
-            n.put("level", k.level());
+            n.put("level", k.describe());
         }
         return a;
     }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.testbed.results.Conditions;
 import org.testbed.results.ResultRow;
 
 /**
@@ -18,7 +19,8 @@ import org.testbed.results.ResultRow;
  * @param ipcPerRefCycle instructions per reference cycle: cycles at the nominal frequency, which a
  *                       turbo or a power-saving clock does not skew
  */
-public record CounterRecord(String variant, String scenario, int concurrency, double targetRps, int repeat,
+public record CounterRecord(String variant, String scenario, int concurrency, double targetRps, Conditions conditions,
+                            int repeat,
                             long requests, double taskClockMsPerReq, double contextSwitchesPerReq,
                             double cpuMigrationsPerReq, double pageFaultsPerReq, double cyclesPerReq,
                             double instructionsPerReq, double ipc, double refCyclesPerReq, double ipcPerRefCycle,
@@ -27,7 +29,7 @@ public record CounterRecord(String variant, String scenario, int concurrency, do
 
     public static final String NA = "n/a";
 
-    public static final List<String> COLUMNS = List.of("variant", "scenario", "concurrency", "target_rps", "repeat",
+    public static final List<String> COLUMNS = List.of("variant", "scenario", "concurrency", "target_rps", "conditions", "repeat",
             "requests", "task_clock_ms_per_req", "context_switches_per_req", "cpu_migrations_per_req",
             "page_faults_per_req", "cycles_per_req", "instructions_per_req", "ipc", "ref_cycles_per_req",
             "ipc_per_ref_cycle", "branch_misses_per_req", "llc_loads_per_req", "llc_load_misses_per_req", "unavailable");
@@ -38,7 +40,8 @@ public record CounterRecord(String variant, String scenario, int concurrency, do
         double cycles = reading.total(PerfEvent.CYCLES);
         double instructions = reading.total(PerfEvent.INSTRUCTIONS);
         double refCycles = reading.total(PerfEvent.REF_CYCLES);
-        return new CounterRecord(step.variant(), step.scenario(), step.concurrency(), step.targetRps(), repeat, requests,
+        return new CounterRecord(step.variant(), step.scenario(), step.concurrency(), step.targetRps(), step.conditions(),
+                repeat, requests,
                 reading.total(PerfEvent.TASK_CLOCK) / n, reading.total(PerfEvent.CONTEXT_SWITCHES) / n,
                 reading.total(PerfEvent.CPU_MIGRATIONS) / n, reading.total(PerfEvent.PAGE_FAULTS) / n, cycles / n,
                 instructions / n, ratio(instructions, cycles), refCycles / n, ratio(instructions, refCycles),
@@ -51,7 +54,7 @@ public record CounterRecord(String variant, String scenario, int concurrency, do
     }
 
     public ResultRow.StepKey key() {
-        return new ResultRow.StepKey(variant, scenario, concurrency, targetRps);
+        return new ResultRow.StepKey(variant, scenario, concurrency, targetRps, conditions);
     }
 
     /** The per-request figures in column order (from {@code task_clock_ms_per_req} to {@code llc_load_misses_per_req}). */
@@ -63,12 +66,13 @@ public record CounterRecord(String variant, String scenario, int concurrency, do
 
     /** The column names of {@link #figures()}. */
     public static List<String> figureColumns() {
-        return COLUMNS.subList(6, COLUMNS.size() - 1);
+        return COLUMNS.subList(COLUMNS.indexOf("requests") + 1, COLUMNS.size() - 1);
     }
 
     public List<String> fields() {
         List<String> f = new ArrayList<>(List.of(variant, scenario, Integer.toString(concurrency),
-                String.format(Locale.ROOT, "%.1f", targetRps), Integer.toString(repeat), Long.toString(requests)));
+                String.format(Locale.ROOT, "%.1f", targetRps), conditions.label(), Integer.toString(repeat),
+                Long.toString(requests)));
         for (double v : figures()) {
             f.add(format(v));
         }
@@ -90,8 +94,9 @@ public record CounterRecord(String variant, String scenario, int concurrency, do
             f[i] = parse(v.get(figureColumns().get(i)));
         }
         return new CounterRecord(v.get("variant"), v.get("scenario"), (int) parse(v.get("concurrency")),
-                parse(v.get("target_rps")), (int) parse(v.get("repeat")), (long) parse(v.get("requests")), f[0], f[1], f[2],
-                f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], v.getOrDefault("unavailable", ""));
+                parse(v.get("target_rps")), Conditions.parse(v.get("conditions")), (int) parse(v.get("repeat")),
+                (long) parse(v.get("requests")), f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11],
+                v.getOrDefault("unavailable", ""));
     }
 
     private static double parse(String s) {

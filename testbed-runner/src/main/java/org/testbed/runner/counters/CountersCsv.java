@@ -38,8 +38,9 @@ public final class CountersCsv {
             return records;
         }
         List<List<String>> lines = Csv.parse(Files.readString(file, StandardCharsets.UTF_8));
-        if (lines.isEmpty() || !lines.get(0).containsAll(CounterRecord.COLUMNS.subList(0, 6))) {
-            throw new IOException(file + ": not a counters.csv (its header lacks " + CounterRecord.COLUMNS.subList(0, 6) + ")");
+        List<String> required = List.of("variant", "scenario", "concurrency", "target_rps", "repeat", "requests");
+        if (lines.isEmpty() || !lines.get(0).containsAll(required)) {
+            throw new IOException(file + ": not a counters.csv (its header lacks " + required + ")");
         }
         List<String> header = lines.get(0);
         for (List<String> line : lines.subList(1, lines.size())) {
@@ -72,6 +73,7 @@ public final class CountersCsv {
             }
             long requests = step.stream().mapToLong(CounterRecord::requests).sum();
             medians.add(new CounterRecord(first.variant(), first.scenario(), first.concurrency(), first.targetRps(),
+                    first.conditions(),
                     step.size(), requests, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11],
                     first.unavailable()));
         }

@@ -1,5 +1,6 @@
 package org.testbed.runner.csv;
 
+import org.testbed.results.Conditions;
 import org.testbed.results.ResultRow;
 import java.util.List;
 import java.util.Map;
@@ -22,18 +23,35 @@ import java.util.Map;
  * @param warmupSettled whether that warm-up reached the server's steady state before its limit
  *                      (throughput no longer rising, JIT quiet); false: the sample may have measured a
  *                      JVM still compiling
+ * @param conditions HTTPS, gzip: what the step ran under ({@link Conditions})
+ * @param tlsHandshakes TLS handshakes the driver made for this sample (0 over plain HTTP)
+ * @param gzipResponses responses that came gzip-compressed in this sample's window (0 without gzip)
  */
 public record SampleRecord(String variant, String scenario, int concurrency, double targetRps, int repeat,
                            double rps, double latP99Ms, double cpuMsPerReq, long errors,
                            double latP99UncorrectedMs, double scheduleLagP99Ms, double warmupS, boolean steady,
-                           String raw, boolean warmupSettled) {
+                           String raw, boolean warmupSettled, Conditions conditions, long tlsHandshakes,
+                           long gzipResponses) {
 
     public static final List<String> COLUMNS = List.of("variant", "scenario", "concurrency", "target_rps", "repeat",
             "rps", "lat_p99_ms", "cpu_ms_per_req", "errors", "lat_p99_uncorrected_ms", "schedule_lag_p99_ms",
-            "warmup_s", "steady", "raw", "warmup_settled");
+            "warmup_s", "steady", "raw", "warmup_settled", "conditions", "tls_handshakes", "gzip_responses");
+
+    public SampleRecord {
+        conditions = conditions == null ? Conditions.PLAIN : conditions;
+    }
+
+    /** A sample of a plain step (no TLS, no gzip). */
+    public SampleRecord(String variant, String scenario, int concurrency, double targetRps, int repeat,
+                        double rps, double latP99Ms, double cpuMsPerReq, long errors,
+                        double latP99UncorrectedMs, double scheduleLagP99Ms, double warmupS, boolean steady,
+                        String raw, boolean warmupSettled) {
+        this(variant, scenario, concurrency, targetRps, repeat, rps, latP99Ms, cpuMsPerReq, errors, latP99UncorrectedMs,
+                scheduleLagP99Ms, warmupS, steady, raw, warmupSettled, Conditions.PLAIN, 0, 0);
+    }
 
     public ResultRow.StepKey key() {
-        return new ResultRow.StepKey(variant, scenario, concurrency, targetRps);
+        return new ResultRow.StepKey(variant, scenario, concurrency, targetRps, conditions);
     }
 
     public List<String> fields() {
@@ -41,7 +59,8 @@ public record SampleRecord(String variant, String scenario, int concurrency, dou
                 Integer.toString(repeat), ResultRow.num(rps, 1), ResultRow.num(latP99Ms, 3),
                 ResultRow.num(cpuMsPerReq, 5), Long.toString(errors), ResultRow.num(latP99UncorrectedMs, 3),
                 ResultRow.num(scheduleLagP99Ms, 3), ResultRow.num(warmupS, 1), Boolean.toString(steady), raw,
-                Boolean.toString(warmupSettled));
+                Boolean.toString(warmupSettled), conditions.label(), Long.toString(tlsHandshakes),
+                Long.toString(gzipResponses));
     }
 
     public static SampleRecord of(Map<String, String> v) {
@@ -49,7 +68,8 @@ public record SampleRecord(String variant, String scenario, int concurrency, dou
                 (int) d(v, "repeat", 1), d(v, "rps", Double.NaN), d(v, "lat_p99_ms", Double.NaN),
                 d(v, "cpu_ms_per_req", Double.NaN), (long) d(v, "errors", 0), d(v, "lat_p99_uncorrected_ms", Double.NaN),
                 d(v, "schedule_lag_p99_ms", Double.NaN), d(v, "warmup_s", Double.NaN),
-                !"false".equals(v.get("steady")), v.getOrDefault("raw", ""), !"false".equals(v.get("warmup_settled")));
+                !"false".equals(v.get("steady")), v.getOrDefault("raw", ""), !"false".equals(v.get("warmup_settled")),
+                Conditions.parse(v.get("conditions")), (long) d(v, "tls_handshakes", 0), (long) d(v, "gzip_responses", 0));
     }
 
     private static double d(Map<String, String> v, String k, double absent) {

@@ -1,5 +1,6 @@
 package org.testbed.runner.csv;
 
+import org.testbed.results.Conditions;
 import org.testbed.results.ResultRow;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,9 @@ import org.testbed.runner.stats.Spread;
  * @param scheduleLagP99Ms open model: median p99 of how late the driver sent after the intended start; NaN when closed
  * @param warmupUnsettledSamples how many of the samples followed a warm-up that reached its limit before the
  *                               server was steady (throughput still rising or the JIT still compiling)
+ * @param conditions HTTPS, gzip: what the step ran under ({@link Conditions}), part of its key
+ * @param tlsHandshakes TLS handshakes the driver made in the median sample (0 over plain HTTP)
+ * @param gzipResponses responses that came gzip-compressed in the median sample (0 without gzip)
  */
 public record StepRecord(String variant, String scenario, int concurrency, double targetRps, String driver,
                          double driverCpuMs, double driverCpuPct, double memcachedCpuPct, double loadCpusBusyPct, double serverCpusBusyPct,
@@ -49,7 +53,7 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
                          String serverCpus, String loadCpus, int delayMs, int threads, String raw, String flamegraph,
                          int repeats, Spread rps, Spread p99, Spread cpu, double warmupS, int notSteadySamples,
                          double latP99UncorrectedMs, double scheduleLagP99Ms,
-                         int warmupUnsettledSamples) {
+                         int warmupUnsettledSamples, Conditions conditions, long tlsHandshakes, long gzipResponses) {
 
     public static final List<String> COLUMNS = List.of("variant", "scenario", "concurrency", "target_rps", "driver",
             "driver_cpu_ms", "driver_cpu_pct", "memcached_cpu_pct", "load_cpus_busy_pct", "server_cpus_busy_pct", "steal_pct", "other_load_pct", "load_side_pct", "load_saturated", "peak_connections", "server_cpus", "load_cpus",
@@ -58,7 +62,25 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
             "lat_p99_min_ms", "lat_p99_max_ms", "lat_p99_ci_low_ms", "lat_p99_ci_high_ms",
             "cpu_ms_per_req_min", "cpu_ms_per_req_max", "cpu_ms_per_req_ci_low", "cpu_ms_per_req_ci_high",
             "ci_confidence", "warmup_s", "steady", "not_steady_samples", "lat_p99_uncorrected_ms", "schedule_lag_p99_ms",
-            "warmup_unsettled_samples");
+            "warmup_unsettled_samples", "conditions", "tls_handshakes", "gzip_responses");
+
+    public StepRecord {
+        conditions = conditions == null ? Conditions.PLAIN : conditions;
+    }
+
+    /** A plain step's record (no TLS, no gzip). */
+    public StepRecord(String variant, String scenario, int concurrency, double targetRps, String driver,
+                      double driverCpuMs, double driverCpuPct, double memcachedCpuPct, double loadCpusBusyPct,
+                      double serverCpusBusyPct, double stealPct, double otherLoadPct, double loadSidePct,
+                      boolean loadSaturated, int peakConnections, String serverCpus, String loadCpus, int delayMs,
+                      int threads, String raw, String flamegraph, int repeats, Spread rps, Spread p99, Spread cpu,
+                      double warmupS, int notSteadySamples, double latP99UncorrectedMs, double scheduleLagP99Ms,
+                      int warmupUnsettledSamples) {
+        this(variant, scenario, concurrency, targetRps, driver, driverCpuMs, driverCpuPct, memcachedCpuPct,
+                loadCpusBusyPct, serverCpusBusyPct, stealPct, otherLoadPct, loadSidePct, loadSaturated, peakConnections,
+                serverCpus, loadCpus, delayMs, threads, raw, flamegraph, repeats, rps, p99, cpu, warmupS,
+                notSteadySamples, latP99UncorrectedMs, scheduleLagP99Ms, warmupUnsettledSamples, Conditions.PLAIN, 0, 0);
+    }
 
     /** Whether every sample of the step was steady within its own window. */
     public boolean steady() {
@@ -66,7 +88,7 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
     }
 
     public ResultRow.StepKey key() {
-        return new ResultRow.StepKey(variant, scenario, concurrency, targetRps);
+        return new ResultRow.StepKey(variant, scenario, concurrency, targetRps, conditions);
     }
 
     public List<String> fields() {
@@ -82,7 +104,8 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
                 ResultRow.num(cpu.min(), 5), ResultRow.num(cpu.max(), 5), ResultRow.num(cpu.ciLow(), 5), ResultRow.num(cpu.ciHigh(), 5),
                 ResultRow.num(rps.confidence(), 4), ResultRow.num(warmupS, 1), Boolean.toString(steady()),
                 Integer.toString(notSteadySamples), ResultRow.num(latP99UncorrectedMs, 3), ResultRow.num(scheduleLagP99Ms, 3),
-                Integer.toString(warmupUnsettledSamples));
+                Integer.toString(warmupUnsettledSamples), conditions.label(), Long.toString(tlsHandshakes),
+                Long.toString(gzipResponses));
     }
 
     public static StepRecord of(Map<String, String> v) {
@@ -95,7 +118,8 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
                 (int) num(v, "threads"), v.getOrDefault("raw", ""), v.getOrDefault("flamegraph", ""),
                 Math.max(1, (int) num(v, "repeats")), spread(v, "rps_", ""), spread(v, "lat_p99_", "_ms"),
                 spread(v, "cpu_ms_per_req_", ""), nan(v, "warmup_s"), (int) num(v, "not_steady_samples"),
-                nan(v, "lat_p99_uncorrected_ms"), nan(v, "schedule_lag_p99_ms"), (int) num(v, "warmup_unsettled_samples"));
+                nan(v, "lat_p99_uncorrected_ms"), nan(v, "schedule_lag_p99_ms"), (int) num(v, "warmup_unsettled_samples"),
+                Conditions.parse(v.get("conditions")), (long) num(v, "tls_handshakes"), (long) num(v, "gzip_responses"));
     }
 
     /** A spread from its columns; a steps.csv from before repeats has none (read as unknown). */

@@ -48,6 +48,7 @@ final class DriverReport {
         raw.append(String.format(Locale.ROOT, "requests=%d errors=%d rps=%.1f driver_cpu_ms=%.0f peak_connections=%d"
                         + " in_flight_at_end=%d queued_at_end=%d%n",
                 total.requests, total.errors, total.requests / seconds, cpuMs, peakConnections, inFlightAtEnd, queuedAtEnd));
+        raw.append(String.format(Locale.ROOT, "tls_handshakes=%d gzip_responses=%d%n", total.handshakes, total.compressed));
         raw.append(percentiles("latency ms:", total.latency));
         if (level.isOpen()) {
             raw.append(percentiles("latency from the actual send ms (uncorrected):", total.uncorrected));

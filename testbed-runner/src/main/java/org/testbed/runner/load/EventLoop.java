@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+import javax.net.ssl.SSLException;
 import org.testbed.scenario.RequestSpec;
 import org.testbed.scenario.RequestStream;
 
@@ -33,8 +34,12 @@ final class EventLoop implements Runnable {
     private final List<HttpConnection> conns = new ArrayList<>();
     private final ArrayDeque<HttpConnection> reconnect = new ArrayDeque<>();
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
+    /** Inflates gzip bodies (with {@code --gzip}); one per loop, reused. */
+    private final Gunzip gunzip = new Gunzip();
     final Measurements measured;
     private int open;
+    /** Connections opened without blocking that are not ready for HTTP yet (TCP connect, TLS handshake). */
+    private int establishing;
     private int peakConnections;
     private long start;
     /** Set by the coordinator to stop early: read on every turn of the loop, so it stops promptly. */
@@ -82,6 +87,11 @@ final class EventLoop implements Runnable {
 
     int openConnections() {
         return open;
+    }
+
+    /** Connections being opened without blocking: connecting, or making their TLS handshake. */
+    int establishing() {
+        return establishing;
     }
 
     int peakConnections() {
@@ -141,7 +151,7 @@ final class EventLoop implements Runnable {
 
     /** A new connection of this loop, not connected yet. {@code lane}: the user's own, or null to borrow one per request. */
     HttpConnection newConnection(RequestStream lane) {
-        HttpConnection conn = new HttpConnection(lane, step.hostHeader);
+        HttpConnection conn = new HttpConnection(lane, step.fixedHeaders);
         conns.add(conn);
         return conn;
     }
@@ -152,12 +162,19 @@ final class EventLoop implements Runnable {
         conn.channel = channel;
         conn.parser.reset();
         conn.busy = false;
+        conn.transport = step.target.tls() ? new TlsTransport(TlsEngines.clientEngine(step.target)) : PlainTransport.INSTANCE;
+        conn.connectNanos = System.nanoTime();
         if (blocking) {
             channel.connect(step.target.address());
             channel.configureBlocking(false);
             conn.key = channel.register(selector, 0, conn);
+            if (conn.transport.handshakes()) {
+                handshakeBeforeTheLoop(conn);
+            }
         } else {
             channel.configureBlocking(false);
+            conn.establishing = true;
+            establishing++;
             boolean connected = channel.connect(step.target.address());
             conn.key = channel.register(selector, connected ? 0 : SelectionKey.OP_CONNECT, conn);
             if (connected) {
@@ -168,7 +185,43 @@ final class EventLoop implements Runnable {
         peakConnections = Math.max(peakConnections, open);
     }
 
-    private void connected(HttpConnection conn, long now) {
+    /**
+     * Makes {@code conn}'s handshake now, on the caller's thread before the loop runs, within the
+     * request timeout: a server that does not answer TLS must not hang the step.
+     */
+    private void handshakeBeforeTheLoop(HttpConnection conn) throws IOException {
+        long deadline = System.nanoTime() + step.timeoutNanos;
+        while (!conn.transport.handshake(conn.channel)) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new SSLException("no TLS handshake within " + step.timeoutNanos / 1_000_000 + " ms from "
+                        + step.target.authority() + " (is it serving HTTPS?)");
+            }
+            conn.key.interestOps(conn.transport.wantsWrite() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+            selector.select(Math.max(1, left / 1_000_000));
+            selector.selectedKeys().clear();
+        }
+        conn.key.interestOps(0);
+        measured.handshake();
+    }
+
+    /** The TCP connection is up: handshake first when the transport has one, then the model may use it. */
+    private void connected(HttpConnection conn, long now) throws IOException {
+        conn.handshaking = conn.transport.handshakes();
+        handshake(conn, now);
+    }
+
+    /** Advances {@code conn}'s handshake, if it is making one; once done the connection goes to the model. */
+    private void handshake(HttpConnection conn, long now) throws IOException {
+        if (conn.handshaking) {
+            if (!conn.transport.handshake(conn.channel)) {
+                conn.key.interestOps(conn.transport.wantsWrite() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+                return;
+            }
+            conn.handshaking = false;
+            measured.handshake();
+        }
+        established(conn);
         conn.key.interestOps(0);
         model.connected(conn, now);
     }
@@ -183,6 +236,10 @@ final class EventLoop implements Runnable {
                 if (conn.channel.finishConnect()) {
                     connected(conn, now);
                 }
+                return;
+            }
+            if (conn.handshaking) {
+                handshake(conn, now);
                 return;
             }
             if (key.isWritable()) {
@@ -214,14 +271,13 @@ final class EventLoop implements Runnable {
     }
 
     private void writeSome(HttpConnection conn) throws IOException {
-        conn.channel.write(conn.out);
-        conn.key.interestOps(conn.out.hasRemaining() ? SelectionKey.OP_WRITE | SelectionKey.OP_READ : SelectionKey.OP_READ);
+        boolean written = conn.transport.write(conn.channel, conn.out);
+        conn.key.interestOps(written ? SelectionKey.OP_READ : SelectionKey.OP_WRITE | SelectionKey.OP_READ);
     }
 
     private void readSome(HttpConnection conn, long now) throws IOException {
         while (true) {
-            readBuffer.clear();
-            int n = conn.channel.read(readBuffer);
+            int n = conn.transport.read(conn.channel, readBuffer, conn.parser);
             if (n < 0) {
                 broken(conn, "connection closed by the server", now);
                 return;
@@ -229,10 +285,11 @@ final class EventLoop implements Runnable {
             if (n == 0) {
                 return;
             }
-            readBuffer.flip();
-            conn.parser.append(readBuffer);
             if (!conn.busy) {
-                throw new IOException("unexpected bytes from the server while idle");
+                if (conn.parser.hasPartialData()) {
+                    throw new IOException("unexpected bytes from the server while idle");
+                }
+                continue; // TLS messages of its own (a session ticket), no HTTP bytes
             }
             if (conn.parser.complete()) {
                 completed(conn, now);
@@ -244,7 +301,21 @@ final class EventLoop implements Runnable {
     private void completed(HttpConnection conn, long now) {
         HttpResponseParser parser = conn.parser;
         RequestSpec spec = conn.spec;
-        String failure = spec.failure(parser.status(), parser::header, parser.body());
+        byte[] body = parser.body();
+        String failure = null;
+        if (step.gzip && isGzip(parser.header("Content-Encoding"))) {
+            try {
+                body = gunzip.inflate(body);
+                if (now < end) {
+                    measured.compressed();
+                }
+            } catch (IOException e) {
+                failure = "the gzip body does not inflate: " + e.getMessage();
+            }
+        }
+        if (failure == null) {
+            failure = spec.failure(parser.status(), parser::header, body);
+        }
         boolean ok = failure == null;
         RequestStream lane = conn.lane;
         if (ok && spec.captureEtag()) {
@@ -273,6 +344,10 @@ final class EventLoop implements Runnable {
             return;
         }
         free(conn, now);
+    }
+
+    private static boolean isGzip(String contentEncoding) {
+        return contentEncoding != null && contentEncoding.equalsIgnoreCase("gzip");
     }
 
     /** {@code conn} has no request in flight: the model gives it the next one, unless the window has closed. */
@@ -319,6 +394,9 @@ final class EventLoop implements Runnable {
         for (HttpConnection conn : new ArrayList<>(conns)) {
             if (conn.busy && now - conn.startNanos > step.timeoutNanos && conn.channel != null) {
                 broken(conn, "no response within " + step.timeoutNanos / 1_000_000 + " ms", now);
+            } else if (conn.handshaking && now - conn.connectNanos > step.timeoutNanos && conn.channel != null) {
+                conn.handshaking = false;
+                broken(conn, "no TLS handshake within " + step.timeoutNanos / 1_000_000 + " ms", now);
             }
         }
     }
@@ -346,7 +424,15 @@ final class EventLoop implements Runnable {
         conns.remove(conn);
     }
 
+    private void established(HttpConnection conn) {
+        if (conn.establishing) {
+            conn.establishing = false;
+            establishing--;
+        }
+    }
+
     private void closeQuietly(HttpConnection conn) {
+        established(conn);
         if (conn.channel != null) {
             try {
                 conn.channel.close();

@@ -10,6 +10,14 @@ import org.testbed.scenario.RequestStream;
 final class HttpConnection {
     SocketChannel channel;
     SelectionKey key;
+    /** How bytes reach the socket: plain, or a TLS session (new on every connect). */
+    Transport transport = PlainTransport.INSTANCE;
+    /** True from the TCP connect until the transport's handshake is done (always false for plain HTTP). */
+    boolean handshaking;
+    /** Opened without blocking and not ready yet (connect or handshake under way): the loop counts these. */
+    boolean establishing;
+    /** When the TCP connection was opened: a handshake that takes longer than the request timeout fails. */
+    long connectNanos;
     final HttpResponseParser parser = new HttpResponseParser();
     final RequestEncoder encoder;
     /** Closed model: the user's own lane; open model: the lane borrowed for the current request. */
@@ -27,9 +35,9 @@ final class HttpConnection {
     long pendingIntended = -1;
 
     /** {@code lane}: the user's own lane, or null for a connection that borrows one per request. */
-    HttpConnection(RequestStream lane, byte[] hostHeader) {
+    HttpConnection(RequestStream lane, byte[] fixedHeaders) {
         this.lane = lane;
         this.ownsLane = lane != null;
-        this.encoder = new RequestEncoder(hostHeader);
+        this.encoder = new RequestEncoder(fixedHeaders);
     }
 }

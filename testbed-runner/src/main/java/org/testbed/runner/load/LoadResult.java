@@ -24,20 +24,32 @@ import java.util.Objects;
  * @param scheduleLagP99Ms open models: p99 of how late requests were sent after their intended start
  *     (the driver falling behind its schedule); 0 for closed models, whose requests are sent when intended
  * @param scheduleLagMaxMs the same, the largest
+ * @param tlsHandshakes TLS handshakes the driver's connections made for the step (connections opened
+ *     before the window included, reconnects too); 0 over plain HTTP or when the driver does not know
+ * @param gzipResponses responses in the window that came gzip-compressed; 0 without gzip
  */
 public record LoadResult(String driver, long requests, long errors, double seconds, Latency latency,
                          double driverCpuMs, int peakConnections, String raw, long[] perSecond,
-                         Latency uncorrected, double scheduleLagP99Ms, double scheduleLagMaxMs) {
+                         Latency uncorrected, double scheduleLagP99Ms, double scheduleLagMaxMs, long tlsHandshakes,
+                         long gzipResponses) {
 
     public LoadResult {
         perSecond = perSecond == null ? new long[0] : perSecond.clone();
         uncorrected = uncorrected == null ? latency : uncorrected;
     }
 
+    /** Without TLS handshake or gzip counts (a driver that does not know them). */
+    public LoadResult(String driver, long requests, long errors, double seconds, Latency latency,
+                      double driverCpuMs, int peakConnections, String raw, long[] perSecond,
+                      Latency uncorrected, double scheduleLagP99Ms, double scheduleLagMaxMs) {
+        this(driver, requests, errors, seconds, latency, driverCpuMs, peakConnections, raw, perSecond, uncorrected,
+                scheduleLagP99Ms, scheduleLagMaxMs, 0, 0);
+    }
+
     /** A closed-model result without per-second windows: uncorrected latency = latency, no schedule lag. */
     public LoadResult(String driver, long requests, long errors, double seconds, Latency latency,
                       double driverCpuMs, int peakConnections, String raw) {
-        this(driver, requests, errors, seconds, latency, driverCpuMs, peakConnections, raw, new long[0], latency, 0, 0);
+        this(driver, requests, errors, seconds, latency, driverCpuMs, peakConnections, raw, new long[0], latency, 0, 0, 0, 0);
     }
 
     public double rps() {
@@ -70,13 +82,14 @@ public record LoadResult(String driver, long requests, long errors, double secon
                 && Double.compare(driverCpuMs, r.driverCpuMs) == 0 && peakConnections == r.peakConnections
                 && raw.equals(r.raw) && Arrays.equals(perSecond, r.perSecond) && uncorrected.equals(r.uncorrected)
                 && Double.compare(scheduleLagP99Ms, r.scheduleLagP99Ms) == 0
-                && Double.compare(scheduleLagMaxMs, r.scheduleLagMaxMs) == 0;
+                && Double.compare(scheduleLagMaxMs, r.scheduleLagMaxMs) == 0
+                && tlsHandshakes == r.tlsHandshakes && gzipResponses == r.gzipResponses;
     }
 
     @Override
     public int hashCode() {
         return 31 * Objects.hash(driver, requests, errors, seconds, latency, driverCpuMs, peakConnections,
-                raw, uncorrected, scheduleLagP99Ms, scheduleLagMaxMs) + Arrays.hashCode(perSecond);
+                raw, uncorrected, scheduleLagP99Ms, scheduleLagMaxMs, tlsHandshakes, gzipResponses) + Arrays.hashCode(perSecond);
     }
 
     @Override
@@ -84,6 +97,7 @@ public record LoadResult(String driver, long requests, long errors, double secon
         return "LoadResult[driver=" + driver + ", requests=" + requests + ", errors=" + errors + ", seconds=" + seconds
                 + ", latency=" + latency + ", driverCpuMs=" + driverCpuMs + ", peakConnections=" + peakConnections
                 + ", perSecond=" + Arrays.toString(perSecond) + ", uncorrected=" + uncorrected
-                + ", scheduleLagP99Ms=" + scheduleLagP99Ms + ", scheduleLagMaxMs=" + scheduleLagMaxMs + "]";
+                + ", scheduleLagP99Ms=" + scheduleLagP99Ms + ", scheduleLagMaxMs=" + scheduleLagMaxMs
+                + ", tlsHandshakes=" + tlsHandshakes + ", gzipResponses=" + gzipResponses + "]";
     }
 }

@@ -30,6 +30,10 @@ final class Measurements {
     private long windowStart;
     long requests;
     long errors;
+    /** TLS handshakes completed by this loop's connections for the step (before the window too: its users connect then). */
+    long handshakes;
+    /** Responses in the window that came gzip-compressed (and were inflated before they were checked). */
+    long compressed;
 
     /** {@code seconds}: how many per-second windows to count in (the longest the window may last, rounded up). */
     Measurements(int seconds) {
@@ -56,6 +60,14 @@ final class Measurements {
 
     private static void record(Histogram histogram, long nanos) {
         histogram.recordValue(Math.min(Math.max(0, nanos / 1000), HIGHEST_MICROS));
+    }
+
+    void handshake() {
+        handshakes++;
+    }
+
+    void compressed() {
+        compressed++;
     }
 
     void error(String reason) {
@@ -89,6 +101,8 @@ final class Measurements {
         scheduleLag.add(other.scheduleLag);
         requests += other.requests;
         errors += other.errors;
+        handshakes += other.handshakes;
+        compressed += other.compressed;
         other.failures.forEach((k, v) -> failures.merge(k, v, Long::sum));
         for (int i = 0; i < perSecond.length(); i++) {
             perSecond.addAndGet(i, other.perSecond.get(i));

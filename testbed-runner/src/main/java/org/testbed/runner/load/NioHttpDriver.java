@@ -26,7 +26,12 @@ import org.testbed.scenario.Workload;
  *       coordinated omission, as wrk2 does).</li>
  * </ul>
  *
- * Counted: responses that arrive inside the window. Requests still in flight when it ends are
+ * <p>Over HTTPS ({@link Target#tls()}) each connection makes one TLS handshake when it opens
+ * ({@link TlsTransport}, the JDK's {@code SSLEngine}) and keeps it for every request after; with
+ * {@code gzip} requests ask for gzip and compressed bodies are inflated before they are checked.
+ * Both are counted: {@link LoadResult#tlsHandshakes()}, {@link LoadResult#gzipResponses()}.
+ *
+ * <p>Counted: responses that arrive inside the window. Requests still in flight when it ends are
  * abandoned (reported in the raw output), not counted.
  */
 public final class NioHttpDriver implements LoadDriver {
@@ -36,10 +41,17 @@ public final class NioHttpDriver implements LoadDriver {
 
     private final Duration requestTimeout;
     private final int maxConnections;
+    private final boolean gzip;
 
     public NioHttpDriver(Duration requestTimeout, int maxConnections) {
+        this(requestTimeout, maxConnections, false);
+    }
+
+    /** {@code gzip}: ask for gzip ({@code Accept-Encoding}) and inflate gzip responses before checking them. */
+    public NioHttpDriver(Duration requestTimeout, int maxConnections, boolean gzip) {
         this.requestTimeout = requestTimeout;
         this.maxConnections = maxConnections;
+        this.gzip = gzip;
     }
 
     @Override
@@ -66,7 +78,7 @@ public final class NioHttpDriver implements LoadDriver {
     public LoadResult run(Target target, Workload workload, Level level, Duration max, int loadCpus,
                           WindowWatcher watcher) throws IOException, InterruptedException {
         int threads = Math.max(1, level.isOpen() ? loadCpus : Math.min(loadCpus, level.concurrency()));
-        StepContext step = new StepContext(target, workload, requestTimeout.toNanos(), Math.max(threads, maxConnections));
+        StepContext step = new StepContext(target, workload, requestTimeout.toNanos(), Math.max(threads, maxConnections), gzip);
         int connectionsPerLoop = (step.maxConnections + threads - 1) / threads;
         double interval = level.isOpen() ? 1e9 * threads / level.rate() : 0;
         int windows = (int) Math.max(1, (max.toNanos() + SECOND - 1) / SECOND);
@@ -176,6 +188,6 @@ public final class NioHttpDriver implements LoadDriver {
         String raw = new DriverReport(level, loops.size(), seconds, max.toNanos() / 1e9, total, perSecond, cpuMs, peak,
                 inFlight, queued).text();
         return new LoadResult(NAME, total.requests, total.errors, seconds, latency, cpuMs, peak, raw, perSecond,
-                uncorrected, lag.p99(), lag.max());
+                uncorrected, lag.p99(), lag.max(), total.handshakes, total.compressed);
     }
 }

@@ -9,14 +9,14 @@ import org.testbed.scenario.RequestSpec;
  * json) encodes it once.
  */
 final class RequestEncoder {
-    private final byte[] hostHeader;
+    private final byte[] fixedHeaders;
     private RequestSpec cachedSpec;
     private byte[] cachedBytes;
     private int cachedLength;
 
-    /** {@code hostHeader}: the whole {@code Host: ...\r\n} line, shared by the connections of a step. */
-    RequestEncoder(byte[] hostHeader) {
-        this.hostHeader = hostHeader;
+    /** {@code fixedHeaders}: the header lines every request carries ({@code Host: ...\r\n} and more), shared by the connections of a step. */
+    RequestEncoder(byte[] fixedHeaders) {
+        this.fixedHeaders = fixedHeaders;
     }
 
     /**
@@ -29,7 +29,7 @@ final class RequestEncoder {
         }
         byte[] body = spec.body();
         String path = spec.path();
-        int need = 128 + path.length() + hostHeader.length + (body == null ? 0 : body.length)
+        int need = 128 + path.length() + fixedHeaders.length + (body == null ? 0 : body.length)
                 + (etag == null ? 0 : etag.length() + 16);
         byte[] out = cachedBytes;
         if (out == null || out.length < need) {
@@ -40,8 +40,8 @@ final class RequestEncoder {
         out[n++] = ' ';
         n = ascii(out, n, path);
         n = ascii(out, n, " HTTP/1.1\r\n");
-        System.arraycopy(hostHeader, 0, out, n, hostHeader.length);
-        n += hostHeader.length;
+        System.arraycopy(fixedHeaders, 0, out, n, fixedHeaders.length);
+        n += fixedHeaders.length;
         if (etag != null) {
             n = ascii(out, n, "If-Match: ");
             n = ascii(out, n, etag);

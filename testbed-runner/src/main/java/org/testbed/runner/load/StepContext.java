@@ -17,14 +17,19 @@ final class StepContext {
     final Map<RequestStream, String> etags = new ConcurrentHashMap<>();
     final long timeoutNanos;
     final int maxConnections;
-    final byte[] hostHeader;
+    /** The header lines every request carries: {@code Host}, and {@code Accept-Encoding: gzip} when asked. */
+    final byte[] fixedHeaders;
+    /** Whether requests ask for gzip, and gzip responses are inflated before they are checked. */
+    final boolean gzip;
 
-    StepContext(Target target, Workload workload, long timeoutNanos, int maxConnections) {
+    StepContext(Target target, Workload workload, long timeoutNanos, int maxConnections, boolean gzip) {
         this.target = target;
         this.workload = workload;
         this.lanes = new LanePool(workload);
         this.timeoutNanos = timeoutNanos;
         this.maxConnections = maxConnections;
-        this.hostHeader = ("Host: " + target.authority() + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        this.gzip = gzip;
+        this.fixedHeaders = ("Host: " + target.authority() + "\r\n" + (gzip ? "Accept-Encoding: gzip\r\n" : ""))
+                .getBytes(StandardCharsets.ISO_8859_1);
     }
 }

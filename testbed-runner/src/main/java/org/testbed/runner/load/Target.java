@@ -3,16 +3,29 @@ package org.testbed.runner.load;
 import java.net.InetSocketAddress;
 import java.net.URI;
 
-/** Where load goes: always a loopback address (the runner never sends load anywhere else). */
-public record Target(String host, int port) {
+/**
+ * Where load goes: always a loopback address (the runner never sends load anywhere else), over
+ * HTTP or, with {@code tls}, HTTPS.
+ */
+public record Target(String host, int port, boolean tls) {
     public Target {
         if (!host.equals("127.0.0.1") && !host.equals("localhost") && !host.equals("::1") && !host.startsWith("127.")) {
             throw new IllegalArgumentException("load only ever targets the loopback interface, not " + host);
         }
     }
 
+    /** Plain HTTP. */
+    public Target(String host, int port) {
+        this(host, port, false);
+    }
+
+    /** {@code http://...} or {@code https://...}. */
     public static Target of(URI base) {
-        return new Target(base.getHost().replace("[", "").replace("]", ""), base.getPort());
+        String scheme = base.getScheme() == null ? "http" : base.getScheme();
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw new IllegalArgumentException("load goes to http:// or https:// URLs, not " + base);
+        }
+        return new Target(base.getHost().replace("[", "").replace("]", ""), base.getPort(), scheme.equals("https"));
     }
 
     public InetSocketAddress address() {
@@ -25,6 +38,6 @@ public record Target(String host, int port) {
     }
 
     public String url() {
-        return "http://" + authority();
+        return (tls ? "https://" : "http://") + authority();
     }
 }

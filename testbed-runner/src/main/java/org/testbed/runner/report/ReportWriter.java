@@ -94,6 +94,7 @@ public final class ReportWriter {
             n.put("scenario", r.scenario());
             n.put("concurrency", r.concurrency());
             n.put("target_rps", r.targetRps());
+            n.put("conditions", r.conditions().label());
             n.put("repeat", r.repeat());
             n.put("requests", r.requests());
             double[] figures = r.figures();
@@ -111,7 +112,8 @@ public final class ReportWriter {
 
     private static boolean isNumeric(String column) {
         return switch (column) {
-            case "run_id", "started_at", "host", "arch", "cpu_model", "jdk", "variant", "mode", "scenario", "driver" -> false;
+            case "run_id", "started_at", "host", "arch", "cpu_model", "jdk", "variant", "mode", "scenario", "driver",
+                 "conditions" -> false;
             default -> true;
         };
     }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.testbed.results.Conditions;
 import org.testbed.runner.load.Level;
 import org.testbed.variant.Variant;
 
@@ -35,13 +36,18 @@ import org.testbed.variant.Variant;
  * @param repeat how many times every step is measured, each time in a freshly started server
  * @param mixedJdks run each variant on its oldest suitable JDK instead of one shared JDK 21+
  * @param counters whether to count the server's events with perf stat during each step ({@code counters.csv})
+ * @param conditions HTTPS ({@code --tls}) and gzip ({@code --gzip}): how every variant is started and driven
  */
 public record RunSettings(Path root, Path out, String runId, List<Variant> variants, Path java,
                           Map<String, List<Level>> scenarios, Duration duration, Duration warmup, String profile,
                           Pinning pinning, String flamegraph, String driver, int threads, int delayMs,
                           int payloadSize, int maxConnections, Duration timeout, double saturationPct,
                           List<String> jvmArgs, String memcachedServers, List<String> commandLine,
-                          int repeat, boolean mixedJdks, boolean counters) {
+                          int repeat, boolean mixedJdks, boolean counters, Conditions conditions) {
+
+    public RunSettings {
+        conditions = conditions == null ? Conditions.PLAIN : conditions;
+    }
 
     /** Steps in one pass over the variants (a run makes {@code repeat} passes). */
     public int stepCount() {

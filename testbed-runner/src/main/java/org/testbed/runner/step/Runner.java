@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.testbed.memcached.MemcachedProcess;
+import org.testbed.results.Conditions;
 import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
@@ -57,9 +58,10 @@ public final class Runner {
         Progress progress = new Progress(console, recorder, settings.stepCount() * settings.repeat(),
                 settings.plannedMillis() * settings.repeat(), javas.size() * settings.repeat());
         progress.info(String.format(Locale.ROOT, "testbed run %s: %d variant(s), scenarios %s, %s per step after up to %s"
-                        + " of warm-up%s; %s; results in %s", settings.runId(), javas.size(), settings.scenarios().keySet(),
+                        + " of warm-up%s%s; %s; results in %s", settings.runId(), javas.size(), settings.scenarios().keySet(),
                 human(settings.duration()), human(settings.warmup()),
                 settings.repeat() > 1 ? ", every step " + settings.repeat() + " times (variant order rotated)" : "",
+                settings.conditions().equals(Conditions.PLAIN) ? "" : ", conditions " + settings.conditions().label(),
                 pinning.describe(), out));
         progress.info("ETA " + progress.eta());
 
@@ -91,6 +93,8 @@ public final class Runner {
                         VariantOutcome outcome = session.run(index, repeat, variant, entry.getValue(),
                                 jdks.info(entry.getValue()), memcachedServers);
                         planned = outcome.plannedMillis();
+                    } catch (ConditionRefusedException e) {
+                        throw e; // --tls or --gzip that a variant cannot honour: the run stops
                     } catch (IOException | RuntimeException e) {
                         String problem = variant.name() + (settings.repeat() > 1 ? " (repeat " + repeat + ")" : "")
                                 + ": " + e.getMessage();

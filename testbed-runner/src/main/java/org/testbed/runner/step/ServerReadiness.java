@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import org.testbed.scenario.LoopbackTls;
 import org.testbed.scenario.Preloader;
 import org.testbed.scenario.RequestSpec;
 
@@ -49,6 +50,8 @@ final class ServerReadiness {
     }
 
     private static HttpClient client() {
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+        // Over HTTPS the variant's certificate is self-signed: trust it as the load driver does (loopback only).
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2))
+                .sslContext(LoopbackTls.trustingAnyCertificate()).build();
     }
 }

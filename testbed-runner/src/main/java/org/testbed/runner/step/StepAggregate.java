@@ -38,7 +38,7 @@ record StepAggregate(ResultRow row, StepRecord step) {
                 middle(samples, s -> s.row().cpuMsPerReq(), s -> s.row().cpuUserMsPerReq()),
                 middle(samples, s -> s.row().cpuMsPerReq(), s -> s.row().cpuSysMsPerReq()),
                 median(samples, s -> s.row().serverRssMb()), Math.round(median(samples, s -> s.row().gcCount())),
-                median(samples, s -> s.row().gcMs()));
+                median(samples, s -> s.row().gcMs()), t.conditions());
         StepRecord d = typical.step();
         StepRecord step = new StepRecord(d.variant(), d.scenario(), d.concurrency(), d.targetRps(), d.driver(),
                 d.driverCpuMs(), d.driverCpuPct(), d.memcachedCpuPct(), d.loadCpusBusyPct(), d.serverCpusBusyPct(),
@@ -47,7 +47,8 @@ record StepAggregate(ResultRow row, StepRecord step) {
                 samples.size(), rps, p99, cpu, median(samples, s -> s.sample().warmupS()),
                 (int) samples.stream().filter(s -> !s.sample().steady()).count(),
                 median(samples, s -> s.sample().latP99UncorrectedMs()), median(samples, s -> s.sample().scheduleLagP99Ms()),
-                (int) samples.stream().filter(s -> !s.sample().warmupSettled()).count());
+                (int) samples.stream().filter(s -> !s.sample().warmupSettled()).count(), d.conditions(), d.tlsHandshakes(),
+                d.gzipResponses());
         return new StepAggregate(row, step);
     }
 

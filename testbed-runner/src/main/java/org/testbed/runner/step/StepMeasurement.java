@@ -95,7 +95,8 @@ final class StepMeasurement {
                 variant.mode(), workload.name(), result.driver(), level.isOpen() ? 0 : level.concurrency(),
                 level.isOpen() ? level.rate() : 0, result.seconds(), result.requests(), result.errors(), result.rps(),
                 result.latency().p50(), result.latency().p90(), result.latency().p99(), result.latency().p999(),
-                result.latency().max(), load.userMsPerReq(), load.sysMsPerReq(), memory.rssMb(), gc.count(), gc.millis());
+                result.latency().max(), load.userMsPerReq(), load.sysMsPerReq(), memory.rssMb(), gc.count(), gc.millis(),
+                settings.conditions());
         String raw = settings.out().relativize(rawFile).toString();
         String flame = flameFile == null ? "" : settings.out().relativize(flameFile).toString();
         int delayMs = workload.name().equals("delay") ? settings.delayMs() : 0;
@@ -109,10 +110,10 @@ final class StepMeasurement {
                 result.peakConnections(), settings.pinning().serverCpus(), settings.pinning().loadCpus(), delayMs,
                 settings.threads(), raw, flame, 1, Spread.single(row.rps()), Spread.single(row.latP99Ms()),
                 Spread.single(row.cpuMsPerReq()), warmUp.seconds(), steady ? 0 : 1, uncorrectedP99, lagP99,
-                warmUp.settled() ? 0 : 1);
+                warmUp.settled() ? 0 : 1, settings.conditions(), result.tlsHandshakes(), result.gzipResponses());
         SampleRecord sample = new SampleRecord(variant.name(), workload.name(), row.concurrency(), row.targetRps(), repeat,
                 row.rps(), row.latP99Ms(), row.cpuMsPerReq(), row.errors(), uncorrectedP99, lagP99, warmUp.seconds(), steady, raw,
-                warmUp.settled());
+                warmUp.settled(), settings.conditions(), result.tlsHandshakes(), result.gzipResponses());
 
         CounterRecord counters = counted == null ? null : CounterRecord.of(row.key(), repeat, result.requests(), counted);
 
@@ -146,8 +147,9 @@ final class StepMeasurement {
     }
 
     private LoadDriver driverFor(Workload workload, Level level) {
-        NioHttpDriver nio = new NioHttpDriver(settings.timeout(), settings.maxConnections());
-        if (settings.driver().equals(WrkDriver.NAME)) {
+        NioHttpDriver nio = new NioHttpDriver(settings.timeout(), settings.maxConnections(), settings.conditions().gzip());
+        // wrk's script cannot inflate gzip bodies (it checks none anyway): with --gzip every step is testbed-nio's.
+        if (settings.driver().equals(WrkDriver.NAME) && !settings.conditions().gzip()) {
             Path wrk = WrkDriver.find();
             if (wrk == null) {
                 throw new IllegalStateException("--driver wrk: wrk is not installed (apt-get install wrk)");

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.testbed.results.Conditions;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.load.Level;
@@ -60,8 +61,7 @@ final class VariantSession {
         progress.info(String.format(Locale.ROOT, "== %s (%s, JDK %s)%s: starting", variant.name(), variant.mode(),
                 jdk.label(), settings.repeat() > 1 ? ", repeat " + repeat + "/" + settings.repeat() : ""));
         long planned = 0;
-        try (VariantProcess server = VariantProcess.start(variant, command(variant, java, jdk, jar, memcachedServers), log,
-                START_TIMEOUT)) {
+        try (VariantProcess server = start(variant, command(variant, java, jdk, jar, memcachedServers), log)) {
             Target target = Target.of(server.baseUri());
             ServerReadiness.awaitHealthy(server.baseUri());
             Scenarios scenarios = new Scenarios(settings.runId(), settings.payloadSize(), settings.delayMs(), 42L);
@@ -93,6 +93,31 @@ final class VariantSession {
         return new VariantOutcome(planned);
     }
 
+    /**
+     * Starts the variant; under {@code --tls} or {@code --gzip} a variant that will not start so, or
+     * serves plain HTTP when asked for HTTPS, stops the run with one line naming it.
+     */
+    private VariantProcess start(Variant variant, List<String> command, Path log) throws IOException {
+        Conditions conditions = settings.conditions();
+        String asked = conditions.tls() && conditions.gzip() ? "--tls --gzip" : conditions.tls() ? "--tls" : "--gzip";
+        VariantProcess server;
+        try {
+            server = VariantProcess.start(variant, command, log, START_TIMEOUT);
+        } catch (IOException e) {
+            if (conditions.equals(Conditions.PLAIN)) {
+                throw e;
+            }
+            throw new ConditionRefusedException(variant.name() + " did not start with " + asked + ": "
+                    + ConditionRefusedException.reason(e.getMessage()) + " (see " + log + ")");
+        }
+        if (conditions.tls() && !"https".equals(server.baseUri().getScheme())) {
+            server.close();
+            throw new ConditionRefusedException(variant.name() + " cannot serve HTTPS: started with --tls, it listens on "
+                    + server.baseUri() + "; run it without --tls");
+        }
+        return server;
+    }
+
     private List<String> command(Variant variant, Path java, JdkInfo jdk, Path jar, String memcachedServers) {
         List<String> command = new ArrayList<>(Pinning.prefix(settings.pinning().serverCpus()));
         command.add(java.toString());
@@ -103,6 +128,12 @@ final class VariantSession {
         command.addAll(List.of("-jar", jar.toString(), "--mode", variant.mode(),
                 "--host", "127.0.0.1", "--port", "0", "--threads", Integer.toString(settings.threads()),
                 "--memcached-servers", memcachedServers));
+        if (settings.conditions().tls()) {
+            command.add("--tls");
+        }
+        if (settings.conditions().gzip()) {
+            command.add("--gzip");
+        }
         return command;
     }
 
@@ -122,7 +153,8 @@ final class VariantSession {
         int users = Math.min(WARMUP_MAX_USERS, levels.stream()
                 .mapToInt(l -> l.isOpen() ? WARMUP_MAX_USERS : l.concurrency()).max().orElse(WARMUP_MAX_USERS));
         WarmUpWatcher watcher = new WarmUpWatcher(server.pid());
-        LoadResult result = new NioHttpDriver(settings.timeout(), settings.maxConnections()).run(target, workload,
+        LoadResult result = new NioHttpDriver(settings.timeout(), settings.maxConnections(), settings.conditions().gzip())
+                .run(target, workload,
                 Level.closed(users), settings.warmup(), settings.pinning().loadCpuCount(), watcher);
         progress.planned(settings.warmup());
         progress.info("   warm-up " + workload.name() + ": " + watcher.describe(result.seconds()));

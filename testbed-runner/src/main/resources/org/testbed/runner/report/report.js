@@ -307,7 +307,7 @@
       ['host', m.host], ['CPU', m.cpu_model], ['arch / CPUs', (m.arch || '') + ' / ' + (m.cpus || '')],
       ['kernel', m.kernel], ['OS', m.os], ['CPU governor', typeof m.cpu_governor === 'string' ? m.cpu_governor : JSON.stringify(m.cpu_governor)],
       ['JDKs (flags as the server saw them)', jdks], ['pinning', pin.description],
-      ['profile', run.profile], ['driver', run.driver], ['step / warm-up', (run.duration_s || '') + ' s / ' + (run.warmup_s || '') + ' s'],
+      ['profile', run.profile], ['driver', run.driver], ['conditions (TLS, gzip)', run.conditions || 'plain'], ['step / warm-up', (run.duration_s || '') + ' s / ' + (run.warmup_s || '') + ' s'],
       ['sync worker threads / delay', (run.threads || '') + ' / ' + (run.delay_ms || '') + ' ms'],
       ['memcached', (run.memcached_servers || '') + (run.memcached_started_by_runner ? ' (started by the runner)' : '')],
       ['tools', env.tools ? 'wrk: ' + env.tools.wrk + '; memcached: ' + env.tools.memcached : ''],
@@ -501,14 +501,15 @@
       });
     });
     html('h2', {}, main, 'Every step: latency percentiles, server CPU, memory, GC');
-    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'driver', l: 1}, 'requests', 'errors', 'req/s',
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'driver', l: 1}, {name: 'conditions', l: 1}, 'TLS handshakes', 'gzip responses', 'requests', 'errors', 'req/s',
       'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'CPU user ms/req', 'CPU sys ms/req', 'RSS MiB', 'GCs', 'GC ms',
       'load side', 'driver CPU', 'memcached CPU', 'load CPUs busy', 'server CPUs busy', 'steal', 'other load',
       'repeats', {name: 'req/s interval', l: 1}, {name: 'p99 ms interval', l: 1}, {name: 'CPU ms/req interval', l: 1}, {name: 'steady', l: 1}, 'warm-up',
       {name: 'raw', l: 1}, {name: 'flame graph', l: 1}],
       rows.map(function (r) {
         var s = r.step || {};
-        return [r.variant, r.scenario, levelLabel(r), r.driver, r.requests, r.errors ? {text: String(r.errors), cls: 'bad'} : 0, fmt(r.rps, 1),
+        return [r.variant, r.scenario, levelLabel(r), r.driver, r.conditions || 'plain', s.tlsHandshakes !== undefined ? s.tlsHandshakes : '',
+          s.gzipResponses !== undefined ? s.gzipResponses : '', r.requests, r.errors ? {text: String(r.errors), cls: 'bad'} : 0, fmt(r.rps, 1),
           fmt(r.lat_p50_ms, 3), fmt(r.lat_p90_ms, 3), fmt(r.lat_p99_ms, 3), fmt(r.lat_p999_ms, 3), fmt(r.lat_max_ms, 3),
           fmt(r.cpu_user_ms_per_req, 4), fmt(r.cpu_sys_ms_per_req, 4), fmt(r.server_rss_mb, 1), r.gc_count, fmt(r.gc_ms, 1),
           s.loadSidePct !== undefined ? {text: fmt(s.loadSidePct, 0) + '%' + (s.loadSaturated ? ' SATURATED' : ''), cls: s.loadSaturated ? 'bad' : ''} : '',

@@ -9,10 +9,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.testbed.results.Conditions;
 import org.testbed.results.ResultRow;
 
 class CountersTest {
-    private static final ResultRow.StepKey STEP = new ResultRow.StepKey("vertx", "mix", 64, 0);
+    private static final ResultRow.StepKey STEP = new ResultRow.StepKey("vertx", "mix", 64, 0, Conditions.PLAIN);
 
     /** perf stat -x, as this project's reference VM prints it: software events counted, no PMU. */
     private static final String VM = """

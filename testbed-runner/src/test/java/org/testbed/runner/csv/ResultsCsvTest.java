@@ -1,5 +1,6 @@
 package org.testbed.runner.csv;
 
+import org.testbed.results.Conditions;
 import org.testbed.results.Csv;
 import org.testbed.results.ResultRow;
 import org.testbed.results.ResultsCsv;
@@ -17,7 +18,8 @@ class ResultsCsvTest {
     /** Copied from docs/DESIGN.md, "Results": the columns every machine writes, in this order. */
     static final String DESIGN_COLUMNS = "run_id, started_at, host, arch, cpu_model, cpus, jdk, variant, mode, scenario, driver,"
             + " concurrency, target_rps, duration_s, requests, errors, rps, lat_p50_ms, lat_p90_ms, lat_p99_ms,"
-            + " lat_p999_ms, lat_max_ms, cpu_user_ms_per_req, cpu_sys_ms_per_req, server_rss_mb, gc_count, gc_ms";
+            + " lat_p999_ms, lat_max_ms, cpu_user_ms_per_req, cpu_sys_ms_per_req, server_rss_mb, gc_count, gc_ms,"
+            + " conditions";
 
     static ResultRow row(String variant, int concurrency, double rps, double p99, double user, double sys) {
         return new ResultRow("r1", "2025-01-01T00:00:00Z", "host", "x86_64", "Intel(R) Xeon(R), \"Gold\" 6338", 2,
@@ -68,6 +70,40 @@ class ResultsCsvTest {
         StepsCsv.append(file, step);
         assertThat(StepsCsv.read(file)).containsExactly(step);
         assertThat(StepsCsv.read(dir.resolve("absent.csv"))).isEmpty();
+    }
+
+    @Test
+    void conditionsRoundTripAndAFileWithoutThemReadsAsPlain(@TempDir Path dir) throws Exception {
+        ResultRow plain = row("vertx", 64, 12345.6, 2.5, 0.04, 0.01);
+        List<String> f = plain.fields();
+        ResultRow tls = ResultRow.of(java.util.stream.IntStream.range(0, f.size()).boxed().collect(java.util.stream.Collectors
+                .toMap(ResultsCsv.COLUMNS::get, i -> ResultsCsv.COLUMNS.get(i).equals("conditions") ? "tls+gzip" : f.get(i))));
+        assertThat(tls.conditions()).isEqualTo(new Conditions(true, true, false));
+        assertThat(tls.key()).isNotEqualTo(plain.key());
+        Path file = dir.resolve("results.csv");
+        ResultsCsv.write(file, List.of(plain, tls));
+        assertThat(ResultsCsv.read(file)).containsExactly(plain, tls);
+        assertThat(Files.readAllLines(file).get(2)).endsWith(",tls+gzip");
+
+        // A results.csv from before the column: every row plain.
+        Path old = dir.resolve("old.csv");
+        String header = String.join(",", ResultsCsv.COLUMNS.subList(0, ResultsCsv.COLUMNS.size() - 1));
+        String line = String.join(",", f.subList(0, f.size() - 1)).replace("Intel(R) Xeon(R), \"Gold\" 6338", "cpu");
+        Files.writeString(old, header + "\n" + line + "\n");
+        assertThat(ResultsCsv.read(old)).singleElement().extracting(ResultRow::conditions).isEqualTo(Conditions.PLAIN);
+    }
+
+    @Test
+    void conditionsSayWhichAreOnAndRefuseUnknownOnes() {
+        assertThat(Conditions.PLAIN.label()).isEqualTo("plain");
+        assertThat(new Conditions(true, false, false).label()).isEqualTo("tls");
+        assertThat(new Conditions(false, true, true).label()).isEqualTo("gzip+metrics");
+        for (Conditions c : List.of(Conditions.PLAIN, new Conditions(true, true, true), new Conditions(false, true, false))) {
+            assertThat(Conditions.parse(c.label())).isEqualTo(c);
+        }
+        assertThat(Conditions.parse("")).isEqualTo(Conditions.PLAIN);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Conditions.parse("tls+zstd"))
+                .hasMessageContaining("unknown condition 'zstd'");
     }
 
     @Test
