@@ -60,8 +60,13 @@ public final class Machine {
 
     /** lscpu's output, or empty when it cannot run (not Linux, not installed). */
     private static String lscpu() {
+        return command("lscpu");
+    }
+
+    /** A command's output (stdout and stderr), or an empty string if it cannot run within 20 s. */
+    public static String command(String... command) {
         try {
-            Process p = new ProcessBuilder("lscpu").redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(20, TimeUnit.SECONDS)) {
                 p.destroyForcibly();

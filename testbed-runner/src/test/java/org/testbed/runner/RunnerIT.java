@@ -97,7 +97,7 @@ class RunnerIT {
 
     @Test
     void sidecarRawFilesAndEnvironment() throws Exception {
-        List<StepRecord> steps = StepsCsv.read(run.resolve(StepsCsv.FILE));
+        List<StepRecord> steps = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE));
         assertThat(steps).hasSize(4);
         for (StepRecord s : steps) {
             assertThat(s.driverCpuPct()).isPositive();
@@ -114,8 +114,8 @@ class RunnerIT {
     /** --counters: every step has a counters.csv row whose figures are counted or n/a with the reason. */
     @Test
     void countersPerRequestOrTheReasonTheyAreMissing() throws Exception {
-        List<CounterRecord> counters = CountersCsv.read(run.resolve(CountersCsv.FILE));
-        assertThat(counters).as("one row per sample").hasSameSizeAs(SamplesCsv.read(run.resolve(SamplesCsv.FILE)));
+        List<CounterRecord> counters = CountersCsv.TABLE.read(run.resolve(CountersCsv.FILE));
+        assertThat(counters).as("one row per sample").hasSameSizeAs(SamplesCsv.TABLE.read(run.resolve(SamplesCsv.FILE)));
         assertThat(CountersCsv.medians(counters)).as("one median per step").hasSize(4);
         for (CounterRecord c : counters) {
             assertThat(c.requests()).isPositive();
@@ -135,7 +135,7 @@ class RunnerIT {
                 assertThat(c.pageFaultsPerReq()).isGreaterThanOrEqualTo(0);
             }
         }
-        String raw = StepsCsv.read(run.resolve(StepsCsv.FILE)).get(0).raw();
+        String raw = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE)).get(0).raw();
         assertThat(Files.readString(run.resolve(raw))).contains("perf stat of the server over the step");
         assertThat(Files.readString(run.resolve("environment.json"))).contains("\"perf_event_paranoid\"");
         String dom = Chromium.dumpDom(run.resolve("report.html"));

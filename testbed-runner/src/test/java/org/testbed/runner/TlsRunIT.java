@@ -42,7 +42,7 @@ class TlsRunIT {
             assertThat(r.errors()).as("errors of " + r).isZero();
             assertThat(r.rps()).isPositive();
         }
-        List<StepRecord> steps = StepsCsv.read(run.resolve(StepsCsv.FILE));
+        List<StepRecord> steps = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE));
         assertThat(steps).hasSize(3);
         for (StepRecord s : steps) {
             assertThat(s.conditions().tls()).isTrue();
@@ -51,7 +51,7 @@ class TlsRunIT {
                     .isPositive().isLessThanOrEqualTo(s.targetRps() > 0 ? s.peakConnections() : s.concurrency());
             assertThat(Files.readString(run.resolve(s.raw()))).contains("tls_handshakes=" + s.tlsHandshakes());
         }
-        List<SampleRecord> samples = SamplesCsv.read(run.resolve(SamplesCsv.FILE));
+        List<SampleRecord> samples = SamplesCsv.TABLE.read(run.resolve(SamplesCsv.FILE));
         assertThat(samples).extracting(SampleRecord::tlsHandshakes).allSatisfy(h -> assertThat(h).isPositive());
         assertThat(Files.readString(run.resolve(ResultsCsv.FILE)).lines().skip(1)).allSatisfy(l -> assertThat(l).endsWith(",tls"));
         assertThat(Files.readString(run.resolve("environment.json"))).contains("\"conditions\" : \"tls\"");

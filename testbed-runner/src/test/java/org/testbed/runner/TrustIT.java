@@ -35,10 +35,10 @@ class TrustIT {
         Path b = run("aa-2", "--variants", "vertx", "--scenarios", "mix", "--concurrency", "16", "--duration", "2s",
                 "--warmup", "60s", "--repeat", "5");
         for (Path run : List.of(a, b)) {
-            List<SampleRecord> samples = SamplesCsv.read(run.resolve(SamplesCsv.FILE));
+            List<SampleRecord> samples = SamplesCsv.TABLE.read(run.resolve(SamplesCsv.FILE));
             assertThat(samples).as("one sample per repeat").hasSize(5);
             assertThat(samples).extracting(SampleRecord::repeat).containsExactly(1, 2, 3, 4, 5);
-            StepRecord step = StepsCsv.read(run.resolve(StepsCsv.FILE)).get(0);
+            StepRecord step = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE)).get(0);
             assertThat(step.repeats()).isEqualTo(5);
             assertThat(step.rps().min()).isLessThanOrEqualTo(step.rps().ciLow());
             assertThat(step.rps().ciHigh()).isLessThanOrEqualTo(step.rps().max());

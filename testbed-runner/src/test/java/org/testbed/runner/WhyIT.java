@@ -39,7 +39,7 @@ class WhyIT {
     @Test
     void eachRunHasItsCountersAndItsUserAndKernelViews() throws Exception {
         for (Path run : List.of(runA, runB)) {
-            assertThat(CountersCsv.read(run.resolve(CountersCsv.FILE))).hasSize(1);
+            assertThat(CountersCsv.TABLE.read(run.resolve(CountersCsv.FILE))).hasSize(1);
             Path flame = run.resolve("flame/vertx");
             assertThat(flame.resolve("mix-c0008.html")).isNotEmptyFile();
             assertThat(flame.resolve("mix-c0008.collapsed")).isNotEmptyFile();

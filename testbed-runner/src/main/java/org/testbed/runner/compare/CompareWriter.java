@@ -51,7 +51,7 @@ public final class CompareWriter {
     }
 
     private static Map<ResultRow.StepKey, List<SampleRecord>> samples(Path dirOrFile) throws IOException {
-        return SamplesCsv.byStep(SamplesCsv.read(dir(dirOrFile).resolve(SamplesCsv.FILE)));
+        return SamplesCsv.byStep(SamplesCsv.TABLE.read(dir(dirOrFile).resolve(SamplesCsv.FILE)));
     }
 
     /** The results.csv of a run folder (or the file itself). */

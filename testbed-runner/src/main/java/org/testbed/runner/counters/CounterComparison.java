@@ -47,7 +47,7 @@ public record CounterComparison(List<Step> steps) {
 
     /** The comparison of two run folders; empty when either has no counters.csv. */
     public static CounterComparison load(Path dirA, Path dirB, Map<ResultRow.StepKey, Double> cpuRatios) throws IOException {
-        return of(CountersCsv.read(dirA.resolve(CountersCsv.FILE)), CountersCsv.read(dirB.resolve(CountersCsv.FILE)), cpuRatios);
+        return of(CountersCsv.TABLE.read(dirA.resolve(CountersCsv.FILE)), CountersCsv.TABLE.read(dirB.resolve(CountersCsv.FILE)), cpuRatios);
     }
 
     /** Matches the steps of two runs' counter samples by variant, scenario and level. */

@@ -1,17 +1,13 @@
 package org.testbed.runner.counters;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.testbed.results.Csv;
 import org.testbed.results.ResultRow;
+import org.testbed.runner.csv.CsvTable;
 import org.testbed.runner.stats.MedianInterval;
+
 
 /**
  * The sidecar {@code counters.csv} of a run with {@code --counters}: one {@link CounterRecord} per
@@ -19,38 +15,10 @@ import org.testbed.runner.stats.MedianInterval;
  */
 public final class CountersCsv {
     public static final String FILE = "counters.csv";
+    public static final CsvTable<CounterRecord> TABLE = new CsvTable<>(FILE, CounterRecord.COLUMNS,
+            CounterRecord.COLUMNS.subList(0, 4), CounterRecord::fields, CounterRecord::of);
 
     private CountersCsv() {
-    }
-
-    public static void create(Path file) throws IOException {
-        Csv.create(file, CounterRecord.COLUMNS);
-    }
-
-    public static void append(Path file, CounterRecord record) throws IOException {
-        Csv.append(file, record.fields());
-    }
-
-    /** The records, or none when the run had no {@code --counters}. */
-    public static List<CounterRecord> read(Path file) throws IOException {
-        List<CounterRecord> records = new ArrayList<>();
-        if (!Files.isRegularFile(file)) {
-            return records;
-        }
-        List<List<String>> lines = Csv.parse(Files.readString(file, StandardCharsets.UTF_8));
-        List<String> required = List.of("variant", "scenario", "concurrency", "target_rps", "repeat", "requests");
-        if (lines.isEmpty() || !lines.get(0).containsAll(required)) {
-            throw new IOException(file + ": not a counters.csv (its header lacks " + required + ")");
-        }
-        List<String> header = lines.get(0);
-        for (List<String> line : lines.subList(1, lines.size())) {
-            Map<String, String> v = new HashMap<>();
-            for (int i = 0; i < header.size() && i < line.size(); i++) {
-                v.put(header.get(i), line.get(i));
-            }
-            records.add(CounterRecord.of(v));
-        }
-        return records;
     }
 
     /**

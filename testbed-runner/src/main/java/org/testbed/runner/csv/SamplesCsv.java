@@ -1,43 +1,20 @@
 package org.testbed.runner.csv;
 
-import org.testbed.results.Csv;
-import org.testbed.results.ResultRow;
-import org.testbed.results.ResultsCsv;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.testbed.results.ResultRow;
+
 
 /** {@code samples.csv}: every measurement of every step ({@link SampleRecord}), in the order taken. */
 public final class SamplesCsv {
     public static final String FILE = "samples.csv";
+    /** The key columns and {@code repeat} are required; a file from an older runner may lack later ones. */
+    public static final CsvTable<SampleRecord> TABLE = new CsvTable<>(FILE, SampleRecord.COLUMNS,
+            SampleRecord.COLUMNS.subList(0, 5), SampleRecord::fields, SampleRecord::of);
 
     private SamplesCsv() {
-    }
-
-    public static void create(Path file) throws IOException {
-        Csv.create(file, SampleRecord.COLUMNS);
-    }
-
-    public static void append(Path file, SampleRecord record) throws IOException {
-        Csv.append(file, record.fields());
-    }
-
-    /** The samples, or none when the run folder has no samples.csv (a run from before repeats existed). */
-    public static List<SampleRecord> read(Path file) throws IOException {
-        List<SampleRecord> samples = new ArrayList<>();
-        if (!Files.isRegularFile(file)) {
-            return samples;
-        }
-        for (Map<String, String> v : Csv.records(Files.readString(file, StandardCharsets.UTF_8),
-                file.toString(), SampleRecord.COLUMNS.subList(0, 5))) {
-            samples.add(SampleRecord.of(v));
-        }
-        return samples;
     }
 
     /** The samples of each step, steps in the order first measured. */

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.testbed.results.Machine;
 import org.testbed.variant.Variant;
@@ -118,20 +117,7 @@ public final class Environment {
 
     /** A command's output (stdout and stderr), or an empty string if it cannot run. */
     public static String command(String... command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(20, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return "";
-            }
-            return out;
-        } catch (IOException e) {
-            return "";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "";
-        }
+        return Machine.command(command);
     }
 
     static String read(String file) {

@@ -39,12 +39,12 @@ public final class ReportWriter {
     /** Regenerates {@code report.html} in {@code runDir}; returns its path. */
     public static Path write(Path runDir) throws IOException {
         List<ResultRow> rows = ResultsCsv.read(runDir.resolve(ResultsCsv.FILE));
-        List<StepRecord> steps = StepsCsv.read(runDir.resolve(StepsCsv.FILE));
+        List<StepRecord> steps = StepsCsv.TABLE.read(runDir.resolve(StepsCsv.FILE));
         JsonNode env = Environment.read(runDir.resolve(Environment.FILE));
         ObjectNode data = Environment.JSON.createObjectNode();
         data.set("rows", rowsJson(rows, steps));
         data.set("env", env);
-        List<CounterRecord> counters = CountersCsv.medians(CountersCsv.read(runDir.resolve(CountersCsv.FILE)));
+        List<CounterRecord> counters = CountersCsv.medians(CountersCsv.TABLE.read(runDir.resolve(CountersCsv.FILE)));
         if (!counters.isEmpty()) {
             data.set("counters", countersJson(counters));
         }

@@ -37,18 +37,18 @@ final class RunRecorder {
     static RunRecorder create(Path out, boolean counters) throws IOException {
         RunRecorder recorder = new RunRecorder(out);
         ResultsCsv.create(recorder.resultsCsv);
-        StepsCsv.create(recorder.stepsCsv);
-        SamplesCsv.create(recorder.samplesCsv);
+        StepsCsv.TABLE.create(recorder.stepsCsv);
+        SamplesCsv.TABLE.create(recorder.samplesCsv);
         if (counters) {
-            CountersCsv.create(recorder.countersCsv);
+            CountersCsv.TABLE.create(recorder.countersCsv);
         }
         return recorder;
     }
 
     void record(Sample sample) throws IOException {
-        SamplesCsv.append(samplesCsv, sample.sample());
+        SamplesCsv.TABLE.append(samplesCsv, sample.sample());
         if (sample.counters() != null) {
-            CountersCsv.append(countersCsv, sample.counters());
+            CountersCsv.TABLE.append(countersCsv, sample.counters());
         }
         byStep.computeIfAbsent(sample.key(), k -> new ArrayList<>()).add(sample);
         List<ResultRow> rows = new ArrayList<>();
@@ -58,7 +58,7 @@ final class RunRecorder {
             steps.add(aggregate.step());
         }
         ResultsCsv.write(resultsCsv, rows);
-        StepsCsv.write(stepsCsv, steps);
+        StepsCsv.TABLE.write(stepsCsv, steps);
     }
 
     /** The samples so far of the step {@code key} (empty when none). */

@@ -233,13 +233,13 @@ class ComparisonTest {
         List<SampleRecord> sb = repeats("vertx", 64, 14600, 4.0, 0.04);
         ResultsCsv.write(a.resolve(ResultsCsv.FILE), List.of(median(sa)));
         ResultsCsv.write(b.resolve(ResultsCsv.FILE), List.of(median(sb)));
-        SamplesCsv.create(a.resolve(SamplesCsv.FILE));
-        SamplesCsv.create(b.resolve(SamplesCsv.FILE));
+        SamplesCsv.TABLE.create(a.resolve(SamplesCsv.FILE));
+        SamplesCsv.TABLE.create(b.resolve(SamplesCsv.FILE));
         for (SampleRecord r : sa) {
-            SamplesCsv.append(a.resolve(SamplesCsv.FILE), r);
+            SamplesCsv.TABLE.append(a.resolve(SamplesCsv.FILE), r);
         }
         for (SampleRecord r : sb) {
-            SamplesCsv.append(b.resolve(SamplesCsv.FILE), r);
+            SamplesCsv.TABLE.append(b.resolve(SamplesCsv.FILE), r);
         }
         Comparison c = CompareWriter.load(a, b);
         Path csv = CompareWriter.writeCsv(c, b.resolve(CompareWriter.CSV_FILE));

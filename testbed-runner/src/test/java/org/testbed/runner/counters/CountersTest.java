@@ -85,12 +85,12 @@ class CountersTest {
     @Test
     void csvRoundTripAndMediansPerStep(@TempDir Path dir) throws Exception {
         Path file = dir.resolve(CountersCsv.FILE);
-        CountersCsv.create(file);
+        CountersCsv.TABLE.create(file);
         for (int i = 1; i <= 3; i++) {
             String perf = METAL.replace("9000000000,,instructions", (8000000000L + i * 1000000000L) + ",,instructions");
-            CountersCsv.append(file, CounterRecord.of(STEP, i, 100_000, CounterReading.parse(perf, "unused")));
+            CountersCsv.TABLE.append(file, CounterRecord.of(STEP, i, 100_000, CounterReading.parse(perf, "unused")));
         }
-        List<CounterRecord> read = CountersCsv.read(file);
+        List<CounterRecord> read = CountersCsv.TABLE.read(file);
         assertThat(read).hasSize(3);
         assertThat(read.get(2).instructionsPerReq()).isEqualTo(110_000);
         List<CounterRecord> medians = CountersCsv.medians(read);

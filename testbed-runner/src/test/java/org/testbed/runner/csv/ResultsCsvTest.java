@@ -61,15 +61,15 @@ class ResultsCsvTest {
     @Test
     void sidecarRoundTrips(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("steps.csv");
-        StepsCsv.create(file);
+        StepsCsv.TABLE.create(file);
         StepRecord step = new StepRecord("vertx", "delay", 400, 0, "testbed-nio", 1234, 65.5, 30.0, 97.0, 100.0, 1.5, 3.0, 96.0, true, 400, "0", "1", 150, 200,
                 "raw/vertx/delay-c0400.txt", "", 3,
                 // steps.csv keeps the spread; the median itself is results.csv's figure, read back as unknown
                 new Spread(3, Double.NaN, 2600, 2680, 2600, 2680, 0.75), new Spread(3, Double.NaN, 151.2, 160.9, 151.2, 160.9, 0.75),
                 new Spread(3, Double.NaN, 0.041, 0.044, 0.041, 0.044, 0.75), 12.0, 1, Double.NaN, Double.NaN, 2);
-        StepsCsv.append(file, step);
-        assertThat(StepsCsv.read(file)).containsExactly(step);
-        assertThat(StepsCsv.read(dir.resolve("absent.csv"))).isEmpty();
+        StepsCsv.TABLE.append(file, step);
+        assertThat(StepsCsv.TABLE.read(file)).containsExactly(step);
+        assertThat(StepsCsv.TABLE.read(dir.resolve("absent.csv"))).isEmpty();
     }
 
     @Test

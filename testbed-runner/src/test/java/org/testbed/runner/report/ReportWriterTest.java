@@ -65,14 +65,14 @@ class ReportWriterTest {
             }
         }
         ResultsCsv.write(dir.resolve(ResultsCsv.FILE), rows);
-        StepsCsv.create(dir.resolve(StepsCsv.FILE));
+        StepsCsv.TABLE.create(dir.resolve(StepsCsv.FILE));
         for (StepRecord s : steps) {
-            StepsCsv.append(dir.resolve(StepsCsv.FILE), s);
+            StepsCsv.TABLE.append(dir.resolve(StepsCsv.FILE), s);
         }
         if (repeats > 1) {
-            SamplesCsv.create(dir.resolve(SamplesCsv.FILE));
+            SamplesCsv.TABLE.create(dir.resolve(SamplesCsv.FILE));
             for (SampleRecord s : samples) {
-                SamplesCsv.append(dir.resolve(SamplesCsv.FILE), s);
+                SamplesCsv.TABLE.append(dir.resolve(SamplesCsv.FILE), s);
             }
         }
         Files.writeString(dir.resolve("environment.json"), "{\"run\":{\"run_id\":\"r1\",\"delay_ms\":150,\"threads\":200,"
