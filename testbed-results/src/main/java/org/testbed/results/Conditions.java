@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * What a step ran under besides its level: HTTPS ({@code --tls}), gzip ({@code --gzip}), and the
- * servers' metrics (reserved for a later flag; always off today). Two steps under different
+ * servers' metrics ({@code --metrics}: recorded, and scraped once a second). Two steps under different
  * conditions measure different work, so they are never compared as the same step.
  *
  * <p>Written as one CSV field, {@code conditions}: {@code plain} when none is on, else the ones on

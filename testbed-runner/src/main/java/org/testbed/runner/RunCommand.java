@@ -129,6 +129,12 @@ final class RunCommand implements Callable<Integer> {
                     + " rows say gzip in their conditions column")
     boolean gzip;
 
+    @Option(names = "--metrics",
+            description = "Start every variant with its metrics on (TESTBED_METRICS: a timer per route and status, JVM"
+                    + " metrics) and scrape GET /testbed/metrics once a second during each step, as Prometheus would;"
+                    + " rows say metrics in their conditions column. Compare with a run without it for the cost")
+    boolean metrics;
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "200", description = "Worker threads of sync variants (TESTBED_THREADS)")
     int threads;
 
@@ -214,7 +220,7 @@ final class RunCommand implements Callable<Integer> {
                 pinning, flamegraph, d, threads, delayMs, payloadSize, maxConnections, Levels.duration(timeout),
                 saturation, jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")),
                 servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs(),
-                repeat != null ? repeat : p.repeat(), mixedJdks, counters, new Conditions(tls, gzip, false));
+                repeat != null ? repeat : p.repeat(), mixedJdks, counters, new Conditions(tls, gzip, metrics));
         if (settings.duration().compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--duration must be at least 1s");
         }

@@ -72,12 +72,16 @@ final class StepMeasurement {
         PerfStat perf = settings.counters()
                 ? PerfStat.attach(pid, settings.out().resolve("counters").resolve(variant.name()).resolve(slug + ".txt"))
                 : null;
+        MetricsScraper scraper = settings.conditions().metrics() ? MetricsScraper.start(server.baseUri()) : null;
         LoadResult result;
         Path flameFile = null;
         CounterReading counted = null;
         try {
             result = driver.run(target, workload, level, settings.duration(), loadCpus);
         } finally {
+            if (scraper != null) {
+                scraper.close();
+            }
             if (perf != null) {
                 counted = perf.stop();
             }
@@ -119,6 +123,9 @@ final class StepMeasurement {
 
         String rawText = RawStepLog.text(variant, pid, jdk.label(), workload.name(), level, repeat, startedAt,
                 before, after, memory.rssMb(), memory.vmHwmKb() / 1024.0, load, loadCpus, steadiness(trend, warmUp), result);
+        if (scraper != null) {
+            rawText += "\n" + scraper.describe() + "\n";
+        }
         if (counted != null) {
             rawText += "\nperf stat of the server over the step (totals):\n" + counted.describe();
         }

@@ -99,7 +99,7 @@ final class VariantSession {
      */
     private VariantProcess start(Variant variant, List<String> command, Path log) throws IOException {
         Conditions conditions = settings.conditions();
-        String asked = conditions.tls() && conditions.gzip() ? "--tls --gzip" : conditions.tls() ? "--tls" : "--gzip";
+        String asked = String.join(" ", conditionFlags());
         VariantProcess server;
         try {
             server = VariantProcess.start(variant, command, log, START_TIMEOUT);
@@ -128,13 +128,24 @@ final class VariantSession {
         command.addAll(List.of("-jar", jar.toString(), "--mode", variant.mode(),
                 "--host", "127.0.0.1", "--port", "0", "--threads", Integer.toString(settings.threads()),
                 "--memcached-servers", memcachedServers));
-        if (settings.conditions().tls()) {
-            command.add("--tls");
-        }
-        if (settings.conditions().gzip()) {
-            command.add("--gzip");
-        }
+        command.addAll(conditionFlags());
         return command;
+    }
+
+    /** The server flags of the run's conditions: {@code --tls}, {@code --gzip}, {@code --metrics}. */
+    private List<String> conditionFlags() {
+        List<String> flags = new ArrayList<>();
+        Conditions conditions = settings.conditions();
+        if (conditions.tls()) {
+            flags.add("--tls");
+        }
+        if (conditions.gzip()) {
+            flags.add("--gzip");
+        }
+        if (conditions.metrics()) {
+            flags.add("--metrics");
+        }
+        return flags;
     }
 
     /**
