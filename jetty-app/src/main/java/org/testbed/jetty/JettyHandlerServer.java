@@ -33,7 +33,7 @@ public final class JettyHandlerServer {
 
     public static void main(String[] args) throws Exception {
         TestbedConfig config = TestbedConfig.fromCommandLine(VARIANT, args, Mode.ASYNC);
-        ServerStartup.requireRunnable(VARIANT, config, MODES);
+        ServerStartup.prepare(VARIANT, config, MODES);
         JettyServers.serve(newServer(config, ServerStartup.connectStore(config)), VARIANT, VARIANT, config);
     }
 }

@@ -35,7 +35,7 @@ public class SpringTomcatApplication {
 
     public static void main(String[] args) {
         TestbedConfig config = TestbedConfig.fromCommandLine(FAMILY, args);
-        ServerStartup.requireRunnable(FAMILY, config, Set.of(Mode.SYNC, Mode.VIRTUAL));
+        ServerStartup.prepare(FAMILY, config, Set.of(Mode.SYNC, Mode.VIRTUAL));
         newServer(config);
     }
 

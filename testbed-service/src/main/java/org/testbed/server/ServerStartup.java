@@ -33,6 +33,26 @@ public final class ServerStartup {
         }
     }
 
+    /**
+     * {@link #requireRunnable}, then, in mode virtual, sizes the virtual-thread scheduler
+     * ({@link ServerTuning#virtualThreadCarriers()}) unless {@code -Djdk.virtualThreadScheduler.parallelism}
+     * was given: before the first virtual thread exists, which is when the JDK reads it.
+     */
+    public static void prepare(String family, TestbedConfig config, Set<Mode> offered) {
+        requireRunnable(family, config, offered);
+        sizeVirtualThreadScheduler(config.mode());
+    }
+
+    /** In mode virtual, the carriers of {@link ServerTuning#virtualThreadCarriers()}, unless already set. */
+    static void sizeVirtualThreadScheduler(Mode mode) {
+        if (mode == Mode.VIRTUAL && System.getProperty(VIRTUAL_PARALLELISM) == null) {
+            System.setProperty(VIRTUAL_PARALLELISM, Integer.toString(ServerTuning.virtualThreadCarriers()));
+        }
+    }
+
+    /** The JDK's setting for the number of carrier threads of virtual threads. */
+    public static final String VIRTUAL_PARALLELISM = "jdk.virtualThreadScheduler.parallelism";
+
     /** The variant's name for reports: e.g. {@code spring-tomcat} in sync mode, {@code spring-tomcat-virtual}. */
     public static String variantName(String family, Mode mode, Mode unsuffixed) {
         return mode == unsuffixed ? family : family + "-" + mode.label();

@@ -16,7 +16,7 @@ public final class VertxMain {
     public static void main(String[] args) {
         // An event loop offers only async, so that is this variant's default mode.
         TestbedConfig config = TestbedConfig.fromCommandLine(VertxServer.FAMILY, args, Mode.ASYNC);
-        ServerStartup.requireRunnable(VertxServer.FAMILY, config, Set.of(Mode.ASYNC));
+        ServerStartup.prepare(VertxServer.FAMILY, config, Set.of(Mode.ASYNC));
         VertxServer server;
         try {
             server = VertxServer.newServer(config);

@@ -39,7 +39,7 @@ public final class JettyServer {
 
     public static void main(String[] args) throws Exception {
         TestbedConfig config = TestbedConfig.fromCommandLine(FAMILY, args);
-        ServerStartup.requireRunnable(FAMILY, config, Servlets.MODES);
+        ServerStartup.prepare(FAMILY, config, Servlets.MODES);
         JettyServers.serve(newServer(config, ServerStartup.connectStore(config)), FAMILY, Servlets.variant(FAMILY, config), config);
     }
 }

@@ -124,7 +124,7 @@ public final class TomcatServer {
 
     public static void main(String[] args) throws Exception {
         TestbedConfig config = TestbedConfig.fromCommandLine(FAMILY, args);
-        ServerStartup.requireRunnable(FAMILY, config, Servlets.MODES);
+        ServerStartup.prepare(FAMILY, config, Servlets.MODES);
         Tomcat tomcat = newServer(config, ServerStartup.connectStore(config));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(tomcat), "testbed-shutdown"));
         try {

@@ -47,7 +47,7 @@ public final class JettyServers {
     /**
      * A server for {@code config}, not yet started and without a handler. It owns {@code store}
      * and closes it once stopped. Mode virtual needs JDK 21 (check with
-     * {@code ServerStartup.requireRunnable} first: on 17 Jetty would silently use platform threads).
+     * {@code ServerStartup.prepare} first: on 17 Jetty would silently use platform threads).
      */
     public static Server newServer(TestbedConfig config, ItemStore store) {
         Server server = new Server(threadPool(config));

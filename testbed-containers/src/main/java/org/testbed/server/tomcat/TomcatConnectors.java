@@ -31,7 +31,7 @@ public final class TomcatConnectors {
 
     /**
      * Sets up {@code connector} for {@code config}. Mode virtual needs JDK 21 (check with
-     * {@code ServerStartup.requireRunnable} first: on 17 Tomcat only logs that the connector failed).
+     * {@code ServerStartup.prepare} first: on 17 Tomcat only logs that the connector failed).
      */
     public static void configure(Connector connector, TestbedConfig config) {
         String idleMillis = Long.toString(ServerTuning.idleTimeout(config).toMillis());
