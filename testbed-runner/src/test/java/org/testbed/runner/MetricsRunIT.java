@@ -6,8 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.testbed.results.ResultRow;
-import org.testbed.results.ResultsCsv;
+import org.testbed.schema.ResultRow;
+import org.testbed.schema.ResultsCsv;
 import org.testbed.runner.csv.StepRecord;
 import org.testbed.runner.csv.StepsCsv;
 

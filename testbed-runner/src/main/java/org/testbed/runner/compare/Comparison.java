@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
-import org.testbed.results.ResultRow;
+import org.testbed.schema.ResultRow;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.stats.RatioInterval;
 import org.testbed.runner.stats.Verdict;

@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import org.testbed.results.ResultRow;
+import org.testbed.schema.ResultRow;
 import org.testbed.runner.csv.StepRecord;
 
 /**

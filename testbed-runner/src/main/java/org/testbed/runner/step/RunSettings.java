@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.testbed.results.Conditions;
+import org.testbed.schema.Conditions;
 import org.testbed.runner.load.Level;
 import org.testbed.variant.Variant;
 

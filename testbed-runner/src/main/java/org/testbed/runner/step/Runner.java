@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.testbed.memcached.MemcachedProcess;
-import org.testbed.results.Conditions;
+import org.testbed.schema.Conditions;
 import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;

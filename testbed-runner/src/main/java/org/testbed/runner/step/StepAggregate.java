@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
-import org.testbed.results.ResultRow;
+import org.testbed.schema.ResultRow;
 import org.testbed.runner.csv.StepRecord;
 import org.testbed.runner.stats.MedianInterval;
 import org.testbed.runner.stats.Spread;

@@ -1,4 +1,4 @@
-package org.testbed.results;
+package org.testbed.schema;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.MappingIterator;

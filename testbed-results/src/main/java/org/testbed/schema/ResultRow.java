@@ -1,4 +1,4 @@
-package org.testbed.results;
+package org.testbed.schema;
 
 import java.util.List;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package org.testbed.results;
+package org.testbed.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

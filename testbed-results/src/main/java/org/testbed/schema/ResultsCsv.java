@@ -1,4 +1,4 @@
-package org.testbed.results;
+package org.testbed.schema;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
