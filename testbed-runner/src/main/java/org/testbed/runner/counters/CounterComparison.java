@@ -1,7 +1,6 @@
 package org.testbed.runner.counters;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -83,11 +82,6 @@ public record CounterComparison(List<Step> steps) {
                     s.explanation()));
         }
         return out.toString();
-    }
-
-    /** Whether {@code dir} holds a counters.csv. */
-    public static boolean has(Path dir) {
-        return Files.isRegularFile(dir.resolve(CountersCsv.FILE));
     }
 
     static String label(String column) {

@@ -127,10 +127,6 @@ public final class Flamegraphs {
         return html.resolveSibling(html.getFileName().toString().replaceFirst("\\.html$", "") + "-kernel.html");
     }
 
-    public String mode() {
-        return mode;
-    }
-
     /** The sampling event in use ({@code cpu} or {@code itimer}), and why, for environment.json. */
     public String describe() {
         return "async-profiler 4.6, " + mode + " mode, event=" + (event == null ? "(not started)" : event)

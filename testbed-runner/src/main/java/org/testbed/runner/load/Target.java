@@ -14,11 +14,6 @@ public record Target(String host, int port, boolean tls) {
         }
     }
 
-    /** Plain HTTP. */
-    public Target(String host, int port) {
-        this(host, port, false);
-    }
-
     /** {@code http://...} or {@code https://...}. */
     public static Target of(URI base) {
         String scheme = base.getScheme() == null ? "http" : base.getScheme();
