@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.testbed.schema.Conditions;
+import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.runner.load.Level;
 import org.testbed.variant.Variant;
 
@@ -37,13 +38,16 @@ import org.testbed.variant.Variant;
  * @param mixedJdks run each variant on its oldest suitable JDK instead of one shared JDK 21+
  * @param counters whether to count the server's events with perf stat during each step ({@code counters.csv})
  * @param conditions HTTPS ({@code --tls}) and gzip ({@code --gzip}): how every variant is started and driven
+ * @param serverHost the server's machine ({@code --server-host}): each variant is deployed and read there and
+ *                   driven from here; null to run everything on this machine
  */
 public record RunSettings(Path root, Path out, String runId, List<Variant> variants, Path java,
                           Map<String, List<Level>> scenarios, Duration duration, Duration warmup, String profile,
                           Pinning pinning, String flamegraph, String driver, int threads, int delayMs,
                           int payloadSize, int maxConnections, Duration timeout, double saturationPct,
                           List<String> jvmArgs, String memcachedServers, List<String> commandLine,
-                          int repeat, boolean mixedJdks, boolean counters, Conditions conditions) {
+                          int repeat, boolean mixedJdks, boolean counters, Conditions conditions,
+                          RemoteHostSettings serverHost) {
 
     public RunSettings {
         conditions = conditions == null ? Conditions.PLAIN : conditions;

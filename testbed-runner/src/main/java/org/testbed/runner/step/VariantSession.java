@@ -11,6 +11,10 @@ import java.util.Map;
 import org.testbed.schema.Conditions;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.host.LocalServer;
+import org.testbed.runner.host.RemoteHost;
+import org.testbed.runner.host.RunningServer;
+import org.testbed.runner.host.ServerLostException;
 import org.testbed.runner.load.Level;
 import org.testbed.runner.load.LoadResult;
 import org.testbed.runner.load.NioHttpDriver;
@@ -35,9 +39,12 @@ final class VariantSession {
     private final Progress progress;
     private final RunRecorder recorder;
     private final List<String> problems;
+    private final RemoteHost remote;
 
+    /** @param remote the server's machine of a {@code --server-host} run, or null to start variants here */
     VariantSession(RunSettings settings, StepMeasurement measurement, Progress progress, RunRecorder recorder,
-                   List<String> problems) {
+                   List<String> problems, RemoteHost remote) {
+        this.remote = remote;
         this.settings = settings;
         this.measurement = measurement;
         this.progress = progress;
@@ -61,7 +68,11 @@ final class VariantSession {
         progress.info(String.format(Locale.ROOT, "== %s (%s, JDK %s)%s: starting", variant.name(), variant.mode(),
                 jdk.label(), settings.repeat() > 1 ? ", repeat " + repeat + "/" + settings.repeat() : ""));
         long planned = 0;
-        try (VariantProcess server = start(variant, command(variant, java, jdk, jar, memcachedServers), log)) {
+        try (RunningServer server = remote != null
+                ? remote.start(variant, jar, settings.jvmArgs(), serverFlags(), settings.conditions().tls(), log, problems)
+                : new LocalServer(start(variant, command(variant, java, jdk, jar, memcachedServers), log),
+                        jdk.home().isEmpty() ? null : Path.of(jdk.home()))) {
+            jdk = server.jdk() != null ? server.jdk() : jdk;
             Target target = Target.of(server.baseUri());
             ServerReadiness.awaitHealthy(server.baseUri());
             Scenarios scenarios = new Scenarios(settings.runId(), settings.payloadSize(), settings.delayMs(), 42L);
@@ -72,7 +83,8 @@ final class VariantSession {
                 WarmUp warmUp = warmUp(server, target, scenarios.workload(name, keys + "-warm-" + name), scenario.getValue());
                 planned += Math.round(warmUp.seconds() * 1000);
                 for (Level level : scenario.getValue()) {
-                    if (!server.isAlive()) {
+                    String step = variant.name() + " " + name + " " + level.label();
+                    if (!alive(server, step)) {
                         throw new IOException(variant.name() + " exited during the run; see " + log);
                     }
                     Workload workload = scenarios.workload(name, keys + "-" + name + "-" + level.slug());
@@ -80,6 +92,8 @@ final class VariantSession {
                         Sample sample = measurement.measure(variant, server, jdk, workload, level, target, repeat, warmUp);
                         recorder.record(sample);
                         progress.step(sample);
+                    } catch (ServerLostException e) {
+                        throw e.during(step);
                     } catch (IOException e) {
                         String problem = variant.name() + " " + name + " " + level.label() + ": " + e.getMessage();
                         problems.add(problem);
@@ -91,6 +105,15 @@ final class VariantSession {
             }
         }
         return new VariantOutcome(planned);
+    }
+
+    /** Is the server still running? A lost server machine is named with the step it was lost before. */
+    private static boolean alive(RunningServer server, String step) {
+        try {
+            return server.isAlive();
+        } catch (ServerLostException e) {
+            throw e.during(step);
+        }
     }
 
     /**
@@ -126,10 +149,16 @@ final class VariantSession {
             command.addAll(Flamegraphs.jvmArgs(jdk.feature()));
         }
         command.addAll(List.of("-jar", jar.toString(), "--mode", variant.mode(),
-                "--host", "127.0.0.1", "--port", "0", "--threads", Integer.toString(settings.threads()),
-                "--memcached-servers", memcachedServers));
-        command.addAll(conditionFlags());
+                "--host", "127.0.0.1", "--port", "0", "--memcached-servers", memcachedServers));
+        command.addAll(serverFlags());
         return command;
+    }
+
+    /** The server's flags besides where it listens and its memcached: the threads and the run's conditions. */
+    private List<String> serverFlags() {
+        List<String> flags = new ArrayList<>(List.of("--threads", Integer.toString(settings.threads())));
+        flags.addAll(conditionFlags());
+        return flags;
     }
 
     /** The server flags of the run's conditions: {@code --tls}, {@code --gzip}, {@code --metrics}. */
@@ -156,14 +185,14 @@ final class VariantSession {
      * load CPUs during the warm-up was tried, and ended in another state than a long pinned warm-up
      * (spring-tomcat 24 k against 30 k req/s), so it would not measure the pinned server.
      */
-    private WarmUp warmUp(VariantProcess server, Target target, Workload workload, List<Level> levels)
+    private WarmUp warmUp(RunningServer server, Target target, Workload workload, List<Level> levels)
             throws IOException, InterruptedException {
         if (settings.warmup().isZero()) {
             return new WarmUp(0, false);
         }
         int users = Math.min(WARMUP_MAX_USERS, levels.stream()
                 .mapToInt(l -> l.isOpen() ? WARMUP_MAX_USERS : l.concurrency()).max().orElse(WARMUP_MAX_USERS));
-        WarmUpWatcher watcher = new WarmUpWatcher(server.pid());
+        WarmUpWatcher watcher = new WarmUpWatcher(server::jit);
         LoadResult result = new NioHttpDriver(settings.timeout(), settings.maxConnections(), settings.conditions().gzip())
                 .run(target, workload,
                 Level.closed(users), settings.warmup(), settings.pinning().loadCpuCount(), watcher);
