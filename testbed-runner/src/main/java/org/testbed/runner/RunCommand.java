@@ -166,7 +166,7 @@ final class RunCommand implements Callable<Integer> {
             description = "Run the variants on another machine: each is deployed there over ssh (as ./testbed deploy"
                     + " does: the jar copied once per sha256, started, health waited for), driven from this machine and"
                     + " stopped; its CPU, memory and GC are read there. Memcached runs there too, on its loopback, unless"
-                    + " MEMCACHED_SERVERS is set. --flamegraph and --counters are not available with it")
+                    + " MEMCACHED_SERVERS is set; --counters counts there too. --flamegraph is not available with it")
     String serverHost;
 
     @Option(names = "--ssh-port", paramLabel = "N", defaultValue = "22", description = "The ssh port of --server-host")
@@ -296,9 +296,6 @@ final class RunCommand implements Callable<Integer> {
         List<String> local = new ArrayList<>();
         if (flamegraph != null) {
             local.add("--flamegraph");
-        }
-        if (counters) {
-            local.add("--counters");
         }
         if (serverCpus != null || memcachedCpus != null) {
             local.add("--server-cpus/--memcached-cpus (the server's machine is not pinned from here)");

@@ -22,6 +22,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.testbed.schema.ResultRow;
 import org.testbed.schema.ResultsCsv;
+import org.testbed.runner.counters.CounterRecord;
+import org.testbed.runner.counters.CountersCsv;
+import org.testbed.runner.counters.PerfStat;
 import org.testbed.variant.VariantManifest;
 
 /**
@@ -31,7 +34,7 @@ import org.testbed.variant.VariantManifest;
  * variants there and measures them from this side: the load goes only to the namespace's address.
  *
  * <p>Checked: both variants' rows, with a server CPU per request read in the namespace's
- * {@code /proc}; environment.json with both machines and the network path; nothing left running in
+ * {@code /proc} and {@code perf stat} counts taken there; environment.json with both machines and the network path; nothing left running in
  * the namespace after the run. Then the failure case: every sshd of the namespace killed in the
  * middle of a run, which must stop with the steps done kept, the step named, no stack trace, and
  * (by the run's lifeline) no process left in the namespace. Everything is removed in
@@ -96,7 +99,7 @@ class RemoteRunIT {
     @Order(1)
     void twoVariantsDeployedInTheNamespaceAreMeasuredFromHere() throws Exception {
         Path out = work.resolve("run");
-        RunnerJar.Outcome run = run(out, "--concurrency", "16");
+        RunnerJar.Outcome run = run(out, "--concurrency", "16", "--counters");
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).contains("server machine root@" + host.address);
 
@@ -111,6 +114,19 @@ class RemoteRunIT {
         }
         String raw = Files.readString(out.resolve("raw").resolve(VARIANTS.get(0)).resolve("mix-c0016.txt"));
         assertThat(raw).contains("server GC (hsperfdata)");
+
+        // perf stat ran in the namespace: software events need no PMU, so with perf there they are counted.
+        List<CounterRecord> counters = CountersCsv.TABLE.read(out.resolve(CountersCsv.FILE));
+        assertThat(counters).extracting(CounterRecord::variant).containsExactlyElementsOf(VARIANTS);
+        for (CounterRecord c : counters) {
+            if (PerfStat.find() == null) {
+                assertThat(c.unavailable()).contains("perf is not installed on");
+            } else {
+                assertThat(c.taskClockMsPerReq()).as("task-clock ms per request of " + c.variant() + ", counted there")
+                        .isPositive();
+            }
+        }
+        assertThat(out.resolve("counters").resolve(VARIANTS.get(0)).resolve("mix-c0016.txt")).isRegularFile();
 
         JsonNode env = new ObjectMapper().readTree(out.resolve("environment.json").toFile());
         assertThat(env.path("machine").path("role").asText()).isEqualTo("load");

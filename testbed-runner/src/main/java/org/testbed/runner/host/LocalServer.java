@@ -3,6 +3,7 @@ package org.testbed.runner.host;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.JitCounters;
@@ -52,6 +53,11 @@ public final class LocalServer implements RunningServer {
     @Override
     public JdkInfo jdk() {
         return null;
+    }
+
+    @Override
+    public EventCounting countEvents(Path output) throws IOException {
+        return PerfStat.attach(process.pid(), output)::stop;
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.testbed.runner.host;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import org.testbed.deploy.Deployer;
@@ -102,6 +103,11 @@ public final class RemoteServer implements RunningServer {
     @Override
     public JdkInfo jdk() {
         return jdk;
+    }
+
+    @Override
+    public EventCounting countEvents(Path output) {
+        return RemotePerfStat.attach(machine, deployer.directory(), pid, output);
     }
 
     @Override

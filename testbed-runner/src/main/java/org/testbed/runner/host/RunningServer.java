@@ -2,6 +2,7 @@ package org.testbed.runner.host;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.proc.JitCounters;
 
@@ -28,6 +29,9 @@ public interface RunningServer extends AutoCloseable {
 
     /** The JDK as the server's machine sees it, or null when the caller's probe of the local launcher stands. */
     JdkInfo jdk();
+
+    /** Starts {@code perf stat} on its machine, attached to it; the counts are copied into {@code output}. */
+    EventCounting countEvents(Path output) throws IOException;
 
     /** The machine it runs on, as results.csv names it. */
     MachineLabel machine();

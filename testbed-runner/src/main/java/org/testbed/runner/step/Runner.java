@@ -142,7 +142,12 @@ public final class Runner {
             run.put("flamegraph", flamegraphs.describe());
         }
         if (settings.counters()) {
-            run.set("counters", Environment.JSON.valueToTree(PerfStat.describe()));
+            ObjectNode perf = Environment.JSON.valueToTree(PerfStat.describe());
+            if (remote) {
+                perf.put("where", "perf stat ran on the server's machine; perf and perf_event_paranoid above are this"
+                        + " machine's, server_machine.perf_event_paranoid is the server's");
+            }
+            run.set("counters", perf);
         }
         ArrayNode p = run.putArray("problems");
         problems.forEach(p::add);

@@ -11,11 +11,11 @@ import java.util.Locale;
 import org.testbed.schema.ResultRow;
 import org.testbed.runner.counters.CounterReading;
 import org.testbed.runner.counters.CounterRecord;
-import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.StepRecord;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.host.EventCounting;
 import org.testbed.runner.host.MachineLabel;
 import org.testbed.runner.host.RunningServer;
 import org.testbed.runner.load.Level;
@@ -68,8 +68,8 @@ final class StepMeasurement {
         if (flamegraphs != null) {
             flamegraphs.start(pid);
         }
-        PerfStat perf = settings.counters()
-                ? PerfStat.attach(pid, settings.out().resolve("counters").resolve(variant.name()).resolve(slug + ".txt"))
+        EventCounting perf = settings.counters()
+                ? server.countEvents(settings.out().resolve("counters").resolve(variant.name()).resolve(slug + ".txt"))
                 : null;
         MetricsScraper scraper = settings.conditions().metrics() ? MetricsScraper.start(server.baseUri()) : null;
         LoadResult result;
