@@ -166,7 +166,7 @@ final class RunCommand implements Callable<Integer> {
             description = "Run the variants on another machine: each is deployed there over ssh (as ./testbed deploy"
                     + " does: the jar copied once per sha256, started, health waited for), driven from this machine and"
                     + " stopped; its CPU, memory and GC are read there. Memcached runs there too, on its loopback, unless"
-                    + " MEMCACHED_SERVERS is set; --counters counts there too. --flamegraph is not available with it")
+                    + " MEMCACHED_SERVERS is set; --counters and --flamegraph record there too")
     String serverHost;
 
     @Option(names = "--ssh-port", paramLabel = "N", defaultValue = "22", description = "The ssh port of --server-host")
@@ -294,9 +294,6 @@ final class RunCommand implements Callable<Integer> {
             return null;
         }
         List<String> local = new ArrayList<>();
-        if (flamegraph != null) {
-            local.add("--flamegraph");
-        }
         if (serverCpus != null || memcachedCpus != null) {
             local.add("--server-cpus/--memcached-cpus (the server's machine is not pinned from here)");
         }

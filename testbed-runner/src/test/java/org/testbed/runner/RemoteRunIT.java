@@ -34,7 +34,7 @@ import org.testbed.variant.VariantManifest;
  * variants there and measures them from this side: the load goes only to the namespace's address.
  *
  * <p>Checked: both variants' rows, with a server CPU per request read in the namespace's
- * {@code /proc} and {@code perf stat} counts taken there; environment.json with both machines and the network path; nothing left running in
+ * {@code /proc}, {@code perf stat} counts and a flame graph taken there; environment.json with both machines and the network path; nothing left running in
  * the namespace after the run. Then the failure case: every sshd of the namespace killed in the
  * middle of a run, which must stop with the steps done kept, the step named, no stack trace, and
  * (by the run's lifeline) no process left in the namespace. Everything is removed in
@@ -99,7 +99,7 @@ class RemoteRunIT {
     @Order(1)
     void twoVariantsDeployedInTheNamespaceAreMeasuredFromHere() throws Exception {
         Path out = work.resolve("run");
-        RunnerJar.Outcome run = run(out, "--concurrency", "16", "--counters");
+        RunnerJar.Outcome run = run(out, "--concurrency", "16", "--counters", "--flamegraph");
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).contains("server machine root@" + host.address);
 
@@ -127,6 +127,12 @@ class RemoteRunIT {
             }
         }
         assertThat(out.resolve("counters").resolve(VARIANTS.get(0)).resolve("mix-c0016.txt")).isRegularFile();
+        // The flame graph was recorded there (async-profiler loaded by jcmd) and brought back, with its views.
+        for (String variant : VARIANTS) {
+            Path flame = out.resolve("flame").resolve(variant);
+            assertThat(flame.resolve("mix-c0016.html")).as("the flame graph of " + variant).isRegularFile();
+            assertThat(Files.readString(flame.resolve("mix-c0016.collapsed"))).as("its samples").isNotBlank();
+        }
 
         JsonNode env = new ObjectMapper().readTree(out.resolve("environment.json").toFile());
         assertThat(env.path("machine").path("role").asText()).isEqualTo("load");

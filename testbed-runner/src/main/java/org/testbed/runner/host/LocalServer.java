@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.JitCounters;
 import org.testbed.runner.proc.ProcStat;
@@ -61,13 +62,13 @@ public final class LocalServer implements RunningServer {
     }
 
     @Override
-    public MachineLabel machine() {
-        return MachineLabel.local();
+    public Flamegraphs.Profiled profiled(Flamegraphs flamegraphs) {
+        return flamegraphs.attached(process.pid());
     }
 
     @Override
-    public boolean local() {
-        return true;
+    public MachineLabel machine() {
+        return MachineLabel.local();
     }
 
     @Override

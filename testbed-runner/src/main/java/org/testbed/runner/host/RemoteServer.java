@@ -8,6 +8,7 @@ import java.util.List;
 import org.testbed.deploy.Deployer;
 import org.testbed.deploy.RemoteResult;
 import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.JitCounters;
 import org.testbed.runner.proc.ProcStat;
@@ -111,13 +112,13 @@ public final class RemoteServer implements RunningServer {
     }
 
     @Override
-    public MachineLabel machine() {
-        return label;
+    public Flamegraphs.Profiled profiled(Flamegraphs flamegraphs) {
+        return new RemoteProfiled(machine, deployer.directory(), pid, jdk.home(), label.arch());
     }
 
     @Override
-    public boolean local() {
-        return false;
+    public MachineLabel machine() {
+        return label;
     }
 
     /**

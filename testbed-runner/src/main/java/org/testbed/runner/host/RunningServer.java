@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.proc.JitCounters;
 
 /**
@@ -33,11 +34,11 @@ public interface RunningServer extends AutoCloseable {
     /** Starts {@code perf stat} on its machine, attached to it; the counts are copied into {@code output}. */
     EventCounting countEvents(Path output) throws IOException;
 
+    /** It, to profile with {@code flamegraphs}: attached here, or through jcmd on its machine. */
+    Flamegraphs.Profiled profiled(Flamegraphs flamegraphs);
+
     /** The machine it runs on, as results.csv names it. */
     MachineLabel machine();
-
-    /** True when the server runs on this machine, where the profiler and perf can attach to its pid. */
-    boolean local();
 
     @Override
     void close();

@@ -65,8 +65,9 @@ final class StepMeasurement {
 
         ServerSnapshot before = ServerSnapshot.before(server, memcachedPid);
         String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
+        Flamegraphs.Profiled profiled = flamegraphs != null ? server.profiled(flamegraphs) : null;
         if (flamegraphs != null) {
-            flamegraphs.start(pid);
+            flamegraphs.start(profiled);
         }
         EventCounting perf = settings.counters()
                 ? server.countEvents(settings.out().resolve("counters").resolve(variant.name()).resolve(slug + ".txt"))
@@ -85,7 +86,7 @@ final class StepMeasurement {
                 counted = perf.stop();
             }
             if (flamegraphs != null) {
-                flameFile = stopFlamegraph(variant, pid, slug);
+                flameFile = stopFlamegraph(variant, profiled, slug);
             }
         }
         ServerSnapshot after = ServerSnapshot.after(server, memcachedPid);
@@ -141,11 +142,11 @@ final class StepMeasurement {
                 trend.steady() ? "steady" : "NOT STEADY (still trending; its figures describe a moving target)");
     }
 
-    private Path stopFlamegraph(Variant variant, long pid, String slug) throws IOException {
+    private Path stopFlamegraph(Variant variant, Flamegraphs.Profiled profiled, String slug) throws IOException {
         Path file = settings.out().resolve("flame").resolve(variant.name()).resolve(slug + ".html");
         Files.createDirectories(file.getParent());
         try {
-            flamegraphs.stop(pid, file);
+            flamegraphs.stop(profiled, file);
             return file;
         } catch (IOException e) {
             problems.add(variant.name() + " " + slug + " flame graph: " + e.getMessage());

@@ -69,7 +69,7 @@ final class VariantSession {
                 jdk.label(), settings.repeat() > 1 ? ", repeat " + repeat + "/" + settings.repeat() : ""));
         long planned = 0;
         try (RunningServer server = remote != null
-                ? remote.start(variant, jar, settings.jvmArgs(), serverFlags(), settings.conditions().tls(), log, problems)
+                ? remote.start(variant, jar, remoteJvmArgs(), serverFlags(), settings.conditions().tls(), log, problems)
                 : new LocalServer(start(variant, command(variant, java, jdk, jar, memcachedServers), log),
                         jdk.home().isEmpty() ? null : Path.of(jdk.home()))) {
             jdk = server.jdk() != null ? server.jdk() : jdk;
@@ -152,6 +152,19 @@ final class VariantSession {
                 "--host", "127.0.0.1", "--port", "0", "--memcached-servers", memcachedServers));
         command.addAll(serverFlags());
         return command;
+    }
+
+    /**
+     * The JVM options of a variant on the server's machine. For flame graphs, the profiler's flags
+     * of the newest JDKs, which a JDK 17 there ignores: its release is known only once it is deployed.
+     */
+    private List<String> remoteJvmArgs() {
+        List<String> args = new ArrayList<>(settings.jvmArgs());
+        if (settings.flamegraph() != null) {
+            args.add("-XX:+IgnoreUnrecognizedVMOptions");
+            args.addAll(Flamegraphs.jvmArgs(JdkChoice.SHARED_RELEASE));
+        }
+        return args;
     }
 
     /** The server's flags besides where it listens and its memcached: the threads and the run's conditions. */
