@@ -34,12 +34,14 @@ import org.testbed.variant.VariantManifest;
  * variants there and measures them from this side: the load goes only to the namespace's address.
  *
  * <p>Checked: both variants' rows, with a server CPU per request read in the namespace's
- * {@code /proc}, {@code perf stat} counts and a flame graph taken there; environment.json with both machines and the network path; nothing left running in
- * the namespace after the run. Then the failure case: every sshd of the namespace killed in the
- * middle of a run, which must stop with the steps done kept, the step named, no stack trace, and
- * (by the run's lifeline) no process left in the namespace. Everything is removed in
- * {@link #removeEverything()}, whatever happened, and leftovers of a crashed earlier run at the
- * start. Needs root (namespaces), iproute2, sshd, ssh, ssh-keygen and memcached: without them it fails.
+ * {@code /proc}, {@code perf stat} counts and a flame graph taken there; environment.json with
+ * both machines and the network path; nothing left running in the namespace after the run. Then
+ * the errors, each in one line: a wrong key, a java too old there. Then the loss: every sshd of
+ * the namespace killed in the middle of a run, which must stop with the steps done kept, the step
+ * named, no stack trace, and (by the run's lifeline) no process left in the namespace. Everything
+ * is removed in {@link #removeEverything()}, whatever happened, and leftovers of a crashed earlier
+ * run at the start. Needs root (namespaces), iproute2, sshd, ssh, ssh-keygen and memcached:
+ * without them it fails.
  */
 @TestMethodOrder(OrderAnnotation.class)
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -158,6 +160,34 @@ class RemoteRunIT {
 
     @Test
     @Order(2)
+    void aWrongKeyIsAnAuthenticationFailureInOneLine() throws Exception {
+        exec("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "remote-run-it-wrong", "-f", work.resolve("wrong_key").toString());
+        List<String> args = arguments(work.resolve("wrong-key"), "--concurrency", "16");
+        args.set(args.indexOf(work.resolve("client_key").toString()), work.resolve("wrong_key").toString());
+        RunnerJar.Outcome run = RunnerJar.call(COMMAND_LIMIT_SECONDS, args.toArray(String[]::new));
+        System.out.println(run.output());
+        assertThat(run.exitCode()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("testbed: run: ssh authentication to root@" + host.address + " failed with key");
+        assertNoStackTrace(run.output());
+    }
+
+    @Test
+    @Order(2)
+    void aJavaTooOldThereIsSaidAndNothingIsLeftRunning() throws Exception {
+        // A "java" that reports version 11: the variants need 17.
+        Path oldJava = work.resolve("old-java/bin/java");
+        Files.createDirectories(oldJava.getParent());
+        Files.writeString(oldJava, "#!/bin/sh\necho '    java.specification.version = 11' >&2\n");
+        Files.setPosixFilePermissions(oldJava, PosixFilePermissions.fromString("rwxr-xr-x"));
+        RunnerJar.Outcome run = run(work.resolve("old-java-run"), "--concurrency", "16", "--server-java", oldJava.toString());
+        assertThat(run.exitCode()).as("no step measured\n" + run.output()).isEqualTo(1);
+        assertThat(run.output()).contains("!! vertx: vertx needs a Java 17 or newer on").contains("(11)");
+        assertNoStackTrace(run.output());
+        assertNothingLeftButSshd("after a run whose variants could not start");
+    }
+
+    @Test
+    @Order(3)
     void sshdStoppedMidRunEndsTheRunCleanlyAndLeavesNoProcessThere() throws Exception {
         Path out = work.resolve("lost");
         Path log = work.resolve("lost.log");
@@ -178,13 +208,17 @@ class RemoteRunIT {
         assertThat(run.exitValue()).as("exit status of a run that lost its server\n" + output).isNotZero();
         assertThat(output).contains("lost the connection to root@" + host.address).contains("during vertx mix")
                 .contains("the steps measured so far are kept");
-        assertThat(output.lines()).as("no stack trace").noneMatch(l -> l.contains("\tat ") || l.contains("Exception"));
+        assertNoStackTrace(output);
         List<ResultRow> rows = ResultsCsv.read(out.resolve(ResultsCsv.FILE));
         assertThat(rows).as("the steps done before the loss").isNotEmpty().allMatch(r -> r.variant().equals("vertx"));
         assertThat(out.resolve("report.html")).isRegularFile();
         assertThat(Files.readString(out.resolve("environment.json"))).contains("lost the connection");
 
         assertNothingLeftButSshd("after the run lost its ssh connection");
+    }
+
+    private static void assertNoStackTrace(String output) {
+        assertThat(output.lines()).as("no stack trace").noneMatch(l -> l.contains("\tat ") || l.contains("Exception"));
     }
 
     /** Waits for the run's remote side to finish stopping, then: nothing but sshd runs in the namespace. */

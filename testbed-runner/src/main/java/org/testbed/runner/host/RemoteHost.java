@@ -169,7 +169,8 @@ public final class RemoteHost implements AutoCloseable {
 
     /** A deploy that failed: the machine lost, or the variant did not start (the end of its remote log copied into {@code log}). */
     private IOException failedStart(Variant variant, Deployer deployer, Path log, DeployException e) {
-        String why = e.getMessage();
+        // The launcher's hints name deploy's option; run's is --server-java.
+        String why = e.getMessage().replace("--java", "--server-java");
         if (!reachable()) {
             throw new ServerLostException("lost the connection to " + destination() + " while deploying " + variant.name()
                     + ": " + why);

@@ -72,7 +72,10 @@ final class VariantSession {
                 ? remote.start(variant, jar, remoteJvmArgs(), serverFlags(), settings.conditions().tls(), log, problems)
                 : new LocalServer(start(variant, command(variant, java, jdk, jar, memcachedServers), log),
                         jdk.home().isEmpty() ? null : Path.of(jdk.home()))) {
-            jdk = server.jdk() != null ? server.jdk() : jdk;
+            if (server.jdk() != null) {
+                jdk = server.jdk();
+                progress.info("   on " + server.machine().host() + " (" + server.machine().arch() + "), JDK " + jdk.label());
+            }
             Target target = Target.of(server.baseUri());
             ServerReadiness.awaitHealthy(server.baseUri());
             Scenarios scenarios = new Scenarios(settings.runId(), settings.payloadSize(), settings.delayMs(), 42L);
