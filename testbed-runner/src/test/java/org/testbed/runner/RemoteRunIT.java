@@ -25,6 +25,8 @@ import org.testbed.schema.ResultsCsv;
 import org.testbed.runner.counters.CounterRecord;
 import org.testbed.runner.counters.CountersCsv;
 import org.testbed.runner.counters.PerfStat;
+import org.testbed.runner.csv.StepRecord;
+import org.testbed.runner.csv.StepsCsv;
 import org.testbed.variant.VariantManifest;
 
 /**
@@ -113,6 +115,9 @@ class RemoteRunIT {
             assertThat(row.cpuMsPerReq()).as("server CPU ms per request of " + row.variant() + ", read in the namespace")
                     .isPositive();
             assertThat(row.serverRssMb()).as("server RSS of " + row.variant()).isPositive();
+        }
+        for (StepRecord step : StepsCsv.TABLE.read(out.resolve(StepsCsv.FILE))) {
+            assertThat(step.serverCpusBusyPct()).as("the server machine's CPUs busy during " + step.variant()).isPositive();
         }
         String raw = Files.readString(out.resolve("raw").resolve(VARIANTS.get(0)).resolve("mix-c0016.txt"));
         assertThat(raw).contains("server GC (hsperfdata)");

@@ -43,7 +43,7 @@ public final class LocalServer implements RunningServer {
     public ServerReading read() throws IOException {
         ProcStat cpu = ProcStat.read(process.pid());
         GcCounters gc = GcCounters.read(process.pid(), javaHome);
-        return new ServerReading(cpu, gc, ProcStatus.read(process.pid()));
+        return new ServerReading(cpu, gc, ProcStatus.read(process.pid()), null);
     }
 
     @Override

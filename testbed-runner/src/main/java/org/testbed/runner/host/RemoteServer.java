@@ -9,6 +9,7 @@ import org.testbed.deploy.Deployer;
 import org.testbed.deploy.RemoteResult;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.proc.CpuTimes;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.JitCounters;
 import org.testbed.runner.proc.ProcStat;
@@ -20,11 +21,14 @@ import org.testbed.runner.proc.ProcStatus;
  * {@code /proc/PID/status} and the JVM's hsperfdata file (base64), parsed here by the same parsers.
  */
 public final class RemoteServer implements RunningServer {
-    /** Prints stat, status and hsperfdata of the pid in DIR/testbed.pid, split by lines of {@value #SPLIT}. */
+    /**
+     * Prints stat, status and hsperfdata of the pid in DIR/testbed.pid, then the machine's
+     * /proc/stat, split by lines of {@value #SPLIT}.
+     */
     private static final String READ = String.join("\n",
             "p=$(cat \"$1/testbed.pid\" 2>/dev/null) && [ -r \"/proc/$p/stat\" ] || { echo 'not running'; exit 4; }",
             "cat \"/proc/$p/stat\"; echo @@; cat \"/proc/$p/status\"; echo @@",
-            "base64 -w0 \"/tmp/hsperfdata_$(id -un)/$p\" 2>/dev/null; echo",
+            "base64 -w0 \"/tmp/hsperfdata_$(id -un)/$p\" 2>/dev/null; echo; echo @@; cat /proc/stat",
             "");
     /** As {@link #READ}, the hsperfdata file only: the warm-up's JIT reading once a second. */
     private static final String READ_PERFDATA = String.join("\n",
@@ -87,7 +91,8 @@ public final class RemoteServer implements RunningServer {
         String perfData = parts[2].strip();
         GcCounters gc = perfData.isEmpty() ? new GcCounters(0, 0, "no hsperfdata on " + where)
                 : GcCounters.fromPerfData(Base64.getDecoder().decode(perfData), "hsperfdata on " + where);
-        return new ServerReading(cpu, gc, memory);
+        CpuTimes machine = parts.length > 3 ? CpuTimes.parse(parts[3]) : null;
+        return new ServerReading(cpu, gc, memory, machine);
     }
 
     @Override

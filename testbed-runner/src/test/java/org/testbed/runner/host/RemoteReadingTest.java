@@ -22,7 +22,8 @@ class RemoteReadingTest {
         Path perfData = Path.of("/tmp", "hsperfdata_" + System.getProperty("user.name"), Long.toString(pid));
         assertThat(perfData).as("this JVM's hsperfdata file").isRegularFile();
         String output = Files.readString(Path.of("/proc/self/stat")) + "\n@@\n" + Files.readString(Path.of("/proc/self/status"))
-                + "@@\n" + Base64.getEncoder().encodeToString(Files.readAllBytes(perfData)) + "\n";
+                + "@@\n" + Base64.getEncoder().encodeToString(Files.readAllBytes(perfData)) + "\n@@\n"
+                + Files.readString(Path.of("/proc/stat"));
 
         ServerReading reading = RemoteServer.parse(output, "here");
 
@@ -31,6 +32,7 @@ class RemoteReadingTest {
         assertThat(reading.memory().vmRssKb()).isPositive();
         assertThat(reading.gc().source()).isEqualTo("hsperfdata");
         assertThat(reading.gc().count()).isEqualTo(GcCounters.fromPerfData(perfData).count());
+        assertThat(reading.machine().perCpu()).as("the machine's CPUs from /proc/stat").isNotEmpty();
     }
 
     @Test
@@ -38,6 +40,7 @@ class RemoteReadingTest {
         String output = Files.readString(Path.of("/proc/self/stat")) + "@@\n" + Files.readString(Path.of("/proc/self/status"))
                 + "@@\n\n";
         ServerReading reading = RemoteServer.parse(output, "root@vm");
+        assertThat(reading.machine()).isNull();
         assertThat(reading.gc().count()).isZero();
         assertThat(reading.gc().source()).isEqualTo("no hsperfdata on root@vm");
     }
