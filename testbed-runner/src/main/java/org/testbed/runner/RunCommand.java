@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.testbed.runner.capacity.CapacityPlan;
+import org.testbed.runner.capacity.Sla;
 import org.testbed.schema.Conditions;
 import org.testbed.runner.build.ModuleJar;
 import org.testbed.runner.build.StaleJars;
@@ -135,6 +137,21 @@ final class RunCommand implements Callable<Integer> {
                     + " rows say metrics in their conditions column. Compare with a run without it for the cost")
     boolean metrics;
 
+    @Option(names = "--sla", paramLabel = "PCT<=BOUND",
+            description = "Find each variant's capacity per scenario: the highest offered rate (open model) whose step"
+                    + " meets this latency objective with no error, e.g. 'p99<=5ms' (p50, p90, p99, p99.9; <= or <;"
+                    + " us, ms, s). Doubles the rate from the lowest of --sla-rates until a step misses, then bisects;"
+                    + " each probe is a step of its own. Writes capacity.csv; the report leads with it")
+    String sla;
+
+    @Option(names = "--sla-rates", paramLabel = "LOW:HIGH", defaultValue = "100:100000",
+            description = "The capacity search's first and highest offered rates, requests per second")
+    String slaRates;
+
+    @Option(names = "--sla-precision", paramLabel = "PCT", defaultValue = "5",
+            description = "The capacity search stops when the rates met and missed are within this many percent")
+    double slaPrecision;
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "200", description = "Worker threads of sync variants (TESTBED_THREADS)")
     int threads;
 
@@ -179,6 +196,7 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         Profile p = Profile.of(profile);
+        CapacityPlan capacity = capacityPlan();
         Map<String, List<Level>> plan = new LinkedHashMap<>();
         List<String> names = scenarios == null || scenarios.isEmpty() ? new ArrayList<>(p.scenarios().keySet()) : scenarios;
         for (String name : names) {
@@ -220,7 +238,8 @@ final class RunCommand implements Callable<Integer> {
                 pinning, flamegraph, d, threads, delayMs, payloadSize, maxConnections, Levels.duration(timeout),
                 saturation, jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")),
                 servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs(),
-                repeat != null ? repeat : p.repeat(), mixedJdks, counters, new Conditions(tls, gzip, metrics));
+                repeat != null ? repeat : p.repeat(), mixedJdks, counters, new Conditions(tls, gzip, metrics),
+                capacity);
         if (settings.duration().compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--duration must be at least 1s");
         }
@@ -238,6 +257,38 @@ final class RunCommand implements Callable<Integer> {
         Runner runner = new Runner(settings, System.out);
         int rows = runner.run();
         return rows > 0 ? (runner.problems().isEmpty() ? 0 : 3) : 1;
+    }
+
+    /** {@code --sla} with its range and precision, or null without it. */
+    private CapacityPlan capacityPlan() {
+        if (sla == null) {
+            return null;
+        }
+        Sla objective = Sla.parse(sla);
+        if (concurrency != null || rate != null) {
+            throw new IllegalArgumentException("--sla searches the offered rate itself: drop --concurrency and --rate"
+                    + " (--sla-rates LOW:HIGH bounds the search)");
+        }
+        String[] range = slaRates.strip().split(":");
+        double low;
+        double high;
+        try {
+            if (range.length != 2) {
+                throw new NumberFormatException();
+            }
+            low = Double.parseDouble(range[0]);
+            high = Double.parseDouble(range[1]);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--sla-rates takes LOW:HIGH in requests per second, e.g. 100:100000, not '"
+                    + slaRates + "'");
+        }
+        if (!(low > 0) || !(high >= low)) {
+            throw new IllegalArgumentException("--sla-rates needs 0 < LOW <= HIGH, not '" + slaRates + "'");
+        }
+        if (!(slaPrecision >= 0.1) || slaPrecision >= 100) {
+            throw new IllegalArgumentException("--sla-precision takes a percentage between 0.1 and 100, not " + slaPrecision);
+        }
+        return new CapacityPlan(objective, low, high, slaPrecision / 100);
     }
 
     private Path root() {

@@ -4,6 +4,8 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import org.testbed.runner.capacity.CapacityCsv;
+import org.testbed.runner.capacity.CapacityRecord;
 import org.testbed.schema.ResultRow;
 import org.testbed.runner.csv.StepRecord;
 
@@ -88,6 +90,19 @@ public final class Progress {
                     (step.steady() ? "" : "  NOT STEADY x" + step.notSteadySamples())
                             + (step.warmupUnsettledSamples() == 0 ? "" : "  WARM-UP CUT SHORT x" + step.warmupUnsettledSamples()),
                     step.loadSaturated() ? "  SATURATED" : "");
+        }
+        out.flush();
+    }
+
+    /** The capacities found under {@code --sla}: per variant and scenario, the median over the passes and their range. */
+    void capacities(List<CapacityCsv.Summary> capacities) {
+        out.println("capacity (highest offered rate meeting the SLA with no error; median of the passes [min, max]):");
+        for (CapacityCsv.Summary c : capacities) {
+            CapacityRecord first = c.first();
+            out.printf(Locale.ROOT, "  %-22s %-9s %-8s under %-12s %9.0f req/s [%.0f, %.0f]  (n=%d)%s%n", first.variant(),
+                    first.scenario(), first.conditions().label(), first.sla(), c.capacity().median(), c.capacity().min(),
+                    c.capacity().max(), c.searches().size(),
+                    c.searches().size() == 1 ? "  " + first.reason() : "");
         }
         out.flush();
     }

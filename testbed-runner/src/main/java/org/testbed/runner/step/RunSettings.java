@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.schema.Conditions;
 import org.testbed.runner.load.Level;
 import org.testbed.variant.Variant;
@@ -36,30 +37,39 @@ import org.testbed.variant.Variant;
  * @param repeat how many times every step is measured, each time in a freshly started server
  * @param mixedJdks run each variant on its oldest suitable JDK instead of one shared JDK 21+
  * @param counters whether to count the server's events with perf stat during each step ({@code counters.csv})
- * @param conditions HTTPS ({@code --tls}) and gzip ({@code --gzip}): how every variant is started and driven
+ * @param conditions HTTPS ({@code --tls}), gzip ({@code --gzip}) and metrics ({@code --metrics}): how every
+ *                   variant is started and driven
+ * @param capacity with {@code --sla}: the capacity search each scenario runs instead of its levels; else null
  */
 public record RunSettings(Path root, Path out, String runId, List<Variant> variants, Path java,
                           Map<String, List<Level>> scenarios, Duration duration, Duration warmup, String profile,
                           Pinning pinning, String flamegraph, String driver, int threads, int delayMs,
                           int payloadSize, int maxConnections, Duration timeout, double saturationPct,
                           List<String> jvmArgs, String memcachedServers, List<String> commandLine,
-                          int repeat, boolean mixedJdks, boolean counters, Conditions conditions) {
+                          int repeat, boolean mixedJdks, boolean counters, Conditions conditions,
+                          CapacityPlan capacity) {
 
     public RunSettings {
         conditions = conditions == null ? Conditions.PLAIN : conditions;
     }
 
-    /** Steps in one pass over the variants (a run makes {@code repeat} passes). */
+    /**
+     * Steps in one pass over the variants (a run makes {@code repeat} passes); with {@code --sla} the
+     * most probes the searches can take.
+     */
     public int stepCount() {
-        return variants.size() * scenarios.values().stream().mapToInt(List::size).sum();
+        return variants.size() * stepsPerVariant();
+    }
+
+    private int stepsPerVariant() {
+        if (capacity != null) {
+            return scenarios.size() * capacity.maxProbes();
+        }
+        return scenarios.values().stream().mapToInt(List::size).sum();
     }
 
     /** Warm-ups (at their maximum) and steps of all variants in one pass, in milliseconds: what the ETA starts from. */
     public long plannedMillis() {
-        long perVariant = 0;
-        for (List<Level> levels : scenarios.values()) {
-            perVariant += warmup.toMillis() + levels.size() * duration.toMillis();
-        }
-        return perVariant * variants.size();
+        return variants.size() * (scenarios.size() * warmup.toMillis() + stepsPerVariant() * duration.toMillis());
     }
 }

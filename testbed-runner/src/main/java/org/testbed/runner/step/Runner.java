@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.testbed.memcached.MemcachedProcess;
+import org.testbed.runner.capacity.CapacityCsv;
 import org.testbed.schema.Conditions;
+import org.testbed.schema.ResultRow;
 import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
@@ -41,7 +43,7 @@ public final class Runner {
         Path out = settings.out();
         Files.createDirectories(out.resolve("raw"));
         Files.createDirectories(out.resolve("logs"));
-        RunRecorder recorder = RunRecorder.create(out, settings.counters());
+        RunRecorder recorder = RunRecorder.create(out, settings.counters(), settings.capacity() != null);
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Pinning pinning = settings.pinning();
         Environment.cpus(); // counted before this process is pinned
@@ -58,8 +60,11 @@ public final class Runner {
         Progress progress = new Progress(console, recorder, settings.stepCount() * settings.repeat(),
                 settings.plannedMillis() * settings.repeat(), javas.size() * settings.repeat());
         progress.info(String.format(Locale.ROOT, "testbed run %s: %d variant(s), scenarios %s, %s per step after up to %s"
-                        + " of warm-up%s%s; %s; results in %s", settings.runId(), javas.size(), settings.scenarios().keySet(),
+                        + " of warm-up%s%s%s; %s; results in %s", settings.runId(), javas.size(), settings.scenarios().keySet(),
                 human(settings.duration()), human(settings.warmup()),
+                settings.capacity() == null ? "" : String.format(Locale.ROOT, ", capacity under %s searched from %s to %s"
+                        + " req/s to within %s%%", settings.capacity().sla().label(), ResultRow.num(settings.capacity().low(), 0),
+                        ResultRow.num(settings.capacity().high(), 0), ResultRow.num(100 * settings.capacity().precision(), 1)),
                 settings.repeat() > 1 ? ", every step " + settings.repeat() + " times (variant order rotated)" : "",
                 settings.conditions().equals(Conditions.PLAIN) ? "" : ", conditions " + settings.conditions().label(),
                 pinning.describe(), out));
@@ -125,6 +130,9 @@ public final class Runner {
         Environment.write(out.resolve(Environment.FILE), env);
         if (settings.repeat() > 1) {
             progress.summary(recorder.aggregates());
+        }
+        if (settings.capacity() != null) {
+            progress.capacities(CapacityCsv.summaries(CapacityCsv.TABLE.read(out.resolve(CapacityCsv.FILE))));
         }
         Path report = ReportWriter.write(out);
         progress.info(String.format(Locale.ROOT, "done in %s: %d row(s) in %s, report %s%s", progress.elapsed(),

@@ -409,6 +409,7 @@
     var variants = unique(rows.map(function (r) { return r.variant; }));
     var color = {};
     variants.forEach(function (v, i) { color[v] = PALETTE[i % PALETTE.length]; });
+    if (data.capacity && data.capacity.length) { renderCapacity(main, data.capacity, color); }
     renderRepeats(main, rows, variants, run);
     var scenarios = unique(rows.map(function (r) { return r.scenario; }));
     scenarios.forEach(function (sc) {
@@ -524,6 +525,34 @@
       }), function (i) { return saturated(rows[i]) ? 'saturated' : ''; });
     if (data.counters && data.counters.length) { renderCounters(main, data.counters, color); }
     renderEnvironment(main, env);
+  }
+
+  // capacity.csv (--sla): the highest offered rate whose step met the SLA with no error, per variant and scenario.
+  function renderCapacity(main, capacity, color) {
+    html('h2', {}, main, 'Capacity under ' + unique(capacity.map(function (c) { return c.sla; })).join(', '));
+    html('p', {'class': 'note'}, main, 'Each capacity is the highest offered rate (open model, latency from the intended start) whose step met the objective with no error: ' +
+      'the rate doubled until a step missed, then bisected between the last rate met and the first missed. Every probe is a step of its own, drawn below with the scenario. ' +
+      'With repeats, each pass searched in a freshly started server: the bar is the median, the whisker the range of the passes. Capacity 0 means even the lowest rate missed.');
+    var scenarios = unique(capacity.map(function (c) { return c.scenario; }));
+    var div = html('div', {'class': 'charts'}, main);
+    scenarios.forEach(function (sc) {
+      var cs = capacity.filter(function (c) { return c.scenario === sc; });
+      barChart(div, {title: sc + ': capacity under ' + unique(cs.map(function (c) { return c.sla; })).join(', '), yLabel: 'requests per second', groups: cs.map(function (c) {
+        return {label: c.variant + (c.conditions !== 'plain' ? ' ' + c.conditions : ''), color: color[c.variant], bars: [{label: c.sla,
+          segments: [{value: c.capacity_rps, color: color[c.variant], name: 'capacity, req/s', digits: 0}],
+          err: c.searches > 1 ? {lo: c.min, hi: c.max, tip: 'range of ' + c.searches + ' passes: [' + fmt(c.min) + ', ' + fmt(c.max) + ']'} : null}]};
+      })});
+    });
+    var rows = [];
+    capacity.forEach(function (c) {
+      c.passes.forEach(function (p, i) {
+        rows.push([i === 0 ? c.variant : '', i === 0 ? c.scenario : '', i === 0 ? c.conditions : '', i === 0 ? c.sla : '',
+          i === 0 ? fmt(c.capacity_rps) + (c.searches > 1 ? ' [' + fmt(c.min) + ', ' + fmt(c.max) + ']' : '') : '',
+          p.repeat, fmt(p.capacity_rps), p.probe_log, p.reason]);
+      });
+    });
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, {name: 'conditions', l: 1}, {name: 'SLA', l: 1}, 'capacity, req/s',
+      'pass', 'found', {name: 'probes (req/s)', l: 1}, {name: 'why it stopped there', l: 1}], rows);
   }
 
   // counters.csv (--counters): what perf stat counted in the server per request, median of a step's samples.
