@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.testbed.runner.capacity.CapacityPlan;
@@ -41,6 +40,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 "Writes results/<run-id>/: results.csv (docs/DESIGN.md's columns), steps.csv, environment.json, raw/,"
                         + " logs/ and report.html."})
 final class RunCommand implements Callable<Integer> {
+    private static final int DEFAULT_PAYLOAD = 100;
+
     @Spec
     CommandSpec spec;
 
@@ -78,8 +79,10 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
             description = "default (every variant, the mix at 64 users and the delay at 400, 5 s steps, 3 passes; about"
-                    + " 20 min on 2 cores) or seed (the studies: staircase 50..1100 step 50, 60 s per level, then 5000"
-                    + " req/s for 60 s on a 150 ms delay, warm-ups of up to 300 s, 3 passes; hours)")
+                    + " 20 min on 2 cores), seed (the studies' staircase and 5000 req/s delay; hours), or one study each:"
+                    + " https (96 users, plain and TLS), staircase (50..1100 users), delay (5000 req/s on 150 ms),"
+                    + " gzip-sla (gzip over HTTPS, capacity under p99<=5ms, 10 KB payloads), metrics-cost (metrics off"
+                    + " and on); see the runner README")
     String profile;
 
     @Option(names = "--java", paramLabel = "PATH",
@@ -152,14 +155,20 @@ final class RunCommand implements Callable<Integer> {
             description = "The capacity search stops when the rates met and missed are within this many percent")
     double slaPrecision;
 
+    @Option(names = "--conditions", split = ",", paramLabel = "SET",
+            description = "Run every variant under each of these conditions in turn, started afresh for each: plain, or"
+                    + " tls, gzip and metrics joined by + (e.g. plain,tls or tls+gzip); --tls, --gzip and --metrics are"
+                    + " one set (default: the profile's, plain)")
+    List<String> conditions;
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "200", description = "Worker threads of sync variants (TESTBED_THREADS)")
     int threads;
 
     @Option(names = "--delay-ms", paramLabel = "MS", defaultValue = "150", description = "Simulated I/O of the delay scenario")
     int delayMs;
 
-    @Option(names = "--payload-size", paramLabel = "BYTES", defaultValue = "100", description = "Payload of written items")
-    int payloadSize;
+    @Option(names = "--payload-size", paramLabel = "BYTES", description = "Payload of written items (default: the profile's, else 100)")
+    Integer payloadSize;
 
     @Option(names = "--max-connections", paramLabel = "N", defaultValue = "4096", description = "Open model: most connections the driver opens")
     int maxConnections;
@@ -196,7 +205,8 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         Profile p = Profile.of(profile);
-        CapacityPlan capacity = capacityPlan();
+        CapacityPlan capacity = capacityPlan(sla != null ? sla : p.sla());
+        List<Conditions> conditionSets = conditionSets(p);
         Map<String, List<Level>> plan = new LinkedHashMap<>();
         List<String> names = scenarios == null || scenarios.isEmpty() ? new ArrayList<>(p.scenarios().keySet()) : scenarios;
         for (String name : names) {
@@ -234,12 +244,12 @@ final class RunCommand implements Callable<Integer> {
         RunSettings settings = new RunSettings(repo, folder.toAbsolutePath(), id, selected,
                 java == null ? null : java.toAbsolutePath(), plan,
                 duration != null ? Levels.duration(duration) : p.duration(),
-                warmup != null ? Levels.duration(warmup) : p.warmup(), p.name().toLowerCase(Locale.ROOT),
-                pinning, flamegraph, d, threads, delayMs, payloadSize, maxConnections, Levels.duration(timeout),
+                warmup != null ? Levels.duration(warmup) : p.warmup(), p.label(),
+                pinning, flamegraph, d, threads, delayMs,
+                payloadSize != null ? payloadSize : p.payloadSize() > 0 ? p.payloadSize() : DEFAULT_PAYLOAD, maxConnections, Levels.duration(timeout),
                 saturation, jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")),
                 servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs(),
-                repeat != null ? repeat : p.repeat(), mixedJdks, counters, new Conditions(tls, gzip, metrics),
-                capacity);
+                repeat != null ? repeat : p.repeat(), mixedJdks, counters, conditionSets, capacity);
         if (settings.duration().compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--duration must be at least 1s");
         }
@@ -259,8 +269,32 @@ final class RunCommand implements Callable<Integer> {
         return rows > 0 ? (runner.problems().isEmpty() ? 0 : 3) : 1;
     }
 
-    /** {@code --sla} with its range and precision, or null without it. */
-    private CapacityPlan capacityPlan() {
+    /**
+     * The conditions every variant runs under: {@code --conditions}, or the one set of {@code --tls},
+     * {@code --gzip} and {@code --metrics}, or the profile's.
+     */
+    private List<Conditions> conditionSets(Profile p) {
+        boolean flags = tls || gzip || metrics;
+        if (conditions != null && !conditions.isEmpty()) {
+            if (flags) {
+                throw new IllegalArgumentException("--conditions and --tls/--gzip/--metrics exclude each other: name the"
+                        + " sets in --conditions (e.g. plain,tls+gzip)");
+            }
+            List<Conditions> sets = new ArrayList<>();
+            for (String c : conditions) {
+                Conditions set = Conditions.parse(c);
+                if (sets.contains(set)) {
+                    throw new IllegalArgumentException("--conditions names " + set.label() + " twice");
+                }
+                sets.add(set);
+            }
+            return sets;
+        }
+        return flags ? List.of(new Conditions(tls, gzip, metrics)) : p.conditions();
+    }
+
+    /** {@code --sla} (or the profile's) with its range and precision, or null without one. */
+    private CapacityPlan capacityPlan(String sla) {
         if (sla == null) {
             return null;
         }

@@ -8,10 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.testbed.schema.Csv;
+import org.testbed.schema.Conditions;
 import org.testbed.schema.ResultRow;
 import org.testbed.schema.ResultsCsv;
 import org.testbed.runner.counters.CounterComparison;
@@ -48,6 +50,32 @@ public final class CompareWriter {
     /** Compares two run folders (or their results.csv), with the samples of each when it has samples.csv. */
     public static Comparison load(Path a, Path b) throws IOException {
         return Comparison.of(ResultsCsv.read(csv(a)), samples(a), ResultsCsv.read(csv(b)), samples(b));
+    }
+
+    /**
+     * The price of a condition: A's steps under {@code fromA} matched with B's under {@code fromB}
+     * (A and B may be one run made with {@code --conditions plain,metrics}), each as if under
+     * {@code fromA}, so that the ratio B/A is what the condition costs with the noise of both.
+     */
+    public static Comparison load(Path a, Conditions fromA, Path b, Conditions fromB) throws IOException {
+        return Comparison.of(under(ResultsCsv.read(csv(a)), fromA, fromA), under(samples(a), fromA, fromA),
+                under(ResultsCsv.read(csv(b)), fromB, fromA), under(samples(b), fromB, fromA));
+    }
+
+    private static List<ResultRow> under(List<ResultRow> rows, Conditions only, Conditions as) {
+        return rows.stream().filter(r -> r.conditions().equals(only)).map(r -> r.withConditions(as)).toList();
+    }
+
+    private static Map<ResultRow.StepKey, List<SampleRecord>> under(Map<ResultRow.StepKey, List<SampleRecord>> samples,
+                                                                    Conditions only, Conditions as) {
+        Map<ResultRow.StepKey, List<SampleRecord>> map = new LinkedHashMap<>();
+        samples.forEach((key, list) -> {
+            if (key.conditions().equals(only)) {
+                List<SampleRecord> relabelled = list.stream().map(x -> x.withConditions(as)).toList();
+                map.put(relabelled.get(0).key(), relabelled);
+            }
+        });
+        return map;
     }
 
     private static Map<ResultRow.StepKey, List<SampleRecord>> samples(Path dirOrFile) throws IOException {

@@ -37,8 +37,9 @@ import org.testbed.variant.Variant;
  * @param repeat how many times every step is measured, each time in a freshly started server
  * @param mixedJdks run each variant on its oldest suitable JDK instead of one shared JDK 21+
  * @param counters whether to count the server's events with perf stat during each step ({@code counters.csv})
- * @param conditions HTTPS ({@code --tls}), gzip ({@code --gzip}) and metrics ({@code --metrics}): how every
- *                   variant is started and driven
+ * @param conditionSets HTTPS ({@code --tls}), gzip ({@code --gzip}) and metrics ({@code --metrics}): how every
+ *                      variant is started and driven; with several ({@code --conditions plain,tls}) every variant
+ *                      is run under each in turn, started afresh for each
  * @param capacity with {@code --sla}: the capacity search each scenario runs instead of its levels; else null
  */
 public record RunSettings(Path root, Path out, String runId, List<Variant> variants, Path java,
@@ -46,11 +47,39 @@ public record RunSettings(Path root, Path out, String runId, List<Variant> varia
                           Pinning pinning, String flamegraph, String driver, int threads, int delayMs,
                           int payloadSize, int maxConnections, Duration timeout, double saturationPct,
                           List<String> jvmArgs, String memcachedServers, List<String> commandLine,
-                          int repeat, boolean mixedJdks, boolean counters, Conditions conditions,
+                          int repeat, boolean mixedJdks, boolean counters, List<Conditions> conditionSets,
                           CapacityPlan capacity) {
 
     public RunSettings {
-        conditions = conditions == null ? Conditions.PLAIN : conditions;
+        conditionSets = conditionSets == null || conditionSets.isEmpty() ? List.of(Conditions.PLAIN) : List.copyOf(conditionSets);
+    }
+
+    /**
+     * The conditions of a variant session: the first set. The runner gives each session the settings of
+     * one set ({@link #forConditions}).
+     */
+    public Conditions conditions() {
+        return conditionSets.get(0);
+    }
+
+    /** These settings with one set of conditions: what one variant session runs under. */
+    public RunSettings forConditions(Conditions conditions) {
+        return new RunSettings(root, out, runId, variants, java, scenarios, duration, warmup, profile, pinning, flamegraph,
+                driver, threads, delayMs, payloadSize, maxConnections, timeout, saturationPct, jvmArgs, memcachedServers,
+                commandLine, repeat, mixedJdks, counters, List.of(conditions), capacity);
+    }
+
+    /** The conditions as the console and environment.json show them: {@code plain,tls}. */
+    public String conditionsLabel() {
+        return String.join(",", conditionSets.stream().map(Conditions::label).toList());
+    }
+
+    /**
+     * What a file of this session's is named after besides its variant, scenario and level: nothing
+     * under plain conditions (the names runs have always had), else {@code -tls}, {@code -tls+gzip}.
+     */
+    public String conditionsSuffix() {
+        return conditions().equals(Conditions.PLAIN) ? "" : "-" + conditions().label();
     }
 
     /**
@@ -58,7 +87,7 @@ public record RunSettings(Path root, Path out, String runId, List<Variant> varia
      * most probes the searches can take.
      */
     public int stepCount() {
-        return variants.size() * stepsPerVariant();
+        return variants.size() * conditionSets.size() * stepsPerVariant();
     }
 
     private int stepsPerVariant() {
@@ -70,6 +99,7 @@ public record RunSettings(Path root, Path out, String runId, List<Variant> varia
 
     /** Warm-ups (at their maximum) and steps of all variants in one pass, in milliseconds: what the ETA starts from. */
     public long plannedMillis() {
-        return variants.size() * (scenarios.size() * warmup.toMillis() + stepsPerVariant() * duration.toMillis());
+        return variants.size() * conditionSets.size()
+                * (scenarios.size() * warmup.toMillis() + stepsPerVariant() * duration.toMillis());
     }
 }

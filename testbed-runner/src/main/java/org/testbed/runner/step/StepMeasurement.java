@@ -59,7 +59,8 @@ final class StepMeasurement {
         LoadDriver driver = driverFor(workload, level);
         long pid = server.pid();
         Path home = jdk.home().isEmpty() ? null : Path.of(jdk.home());
-        String slug = workload.name() + "-" + level.slug() + (settings.repeat() > 1 ? "-r" + repeat : "");
+        String slug = workload.name() + "-" + level.slug() + settings.conditionsSuffix()
+                + (settings.repeat() > 1 ? "-r" + repeat : "");
         Path rawFile = settings.out().resolve("raw").resolve(variant.name()).resolve(slug + ".txt");
         Files.createDirectories(rawFile.getParent());
         int loadCpus = settings.pinning().loadCpuCount();

@@ -53,7 +53,8 @@ final class VariantSession {
     }
 
     /**
-     * @param index the variant's place in the run (1-based), which keeps its keys apart from the others'
+     * @param index the variant's place in the run (1-based; one per variant and conditions), which keeps its keys
+     *              apart from the others'
      * @param repeat which pass of the run this is (1-based), which keeps its keys apart from earlier passes'
      */
     VariantOutcome run(int index, int repeat, Variant variant, Path java, JdkInfo jdk, String memcachedServers)
@@ -63,10 +64,11 @@ final class VariantSession {
             throw new IOException("the jar " + variant.jar() + " is missing (./testbed run builds it; or ./mvnw -pl "
                     + variant.module() + " -am package -DskipTests)");
         }
-        Path log = settings.out().resolve("logs").resolve(variant.name()
+        Path log = settings.out().resolve("logs").resolve(variant.name() + settings.conditionsSuffix()
                 + (settings.repeat() > 1 ? "-r" + repeat : "") + ".log");
-        progress.info(String.format(Locale.ROOT, "== %s (%s, JDK %s)%s: starting", variant.name(), variant.mode(),
-                jdk.label(), settings.repeat() > 1 ? ", repeat " + repeat + "/" + settings.repeat() : ""));
+        progress.info(String.format(Locale.ROOT, "== %s (%s, JDK %s)%s%s: starting", variant.name(), variant.mode(),
+                jdk.label(), settings.conditions().equals(Conditions.PLAIN) ? "" : ", " + settings.conditions().label(),
+                settings.repeat() > 1 ? ", repeat " + repeat + "/" + settings.repeat() : ""));
         long planned = 0;
         try (VariantProcess server = start(variant, command(variant, java, jdk, jar, memcachedServers), log)) {
             Target target = Target.of(server.baseUri());
