@@ -307,7 +307,7 @@
       ['host', m.host], ['CPU', m.cpu_model], ['arch / CPUs', (m.arch || '') + ' / ' + (m.cpus || '')],
       ['kernel', m.kernel], ['OS', m.os], ['CPU governor', typeof m.cpu_governor === 'string' ? m.cpu_governor : JSON.stringify(m.cpu_governor)],
       ['JDKs (flags as the server saw them)', jdks], ['pinning', pin.description],
-      ['profile', run.profile], ['driver', run.driver], ['conditions (TLS, gzip)', run.conditions || 'plain'], ['step / warm-up', (run.duration_s || '') + ' s / ' + (run.warmup_s || '') + ' s'],
+      ['profile', run.profile], ['driver', run.driver], ['conditions (TLS, gzip, metrics)', run.conditions || 'plain'], ['step / warm-up', (run.duration_s || '') + ' s / ' + (run.warmup_s || '') + ' s'],
       ['sync worker threads / delay', (run.threads || '') + ' / ' + (run.delay_ms || '') + ' ms'],
       ['memcached', (run.memcached_servers || '') + (run.memcached_started_by_runner ? ' (started by the runner)' : '')],
       ['tools', env.tools ? 'wrk: ' + env.tools.wrk + '; memcached: ' + env.tools.memcached : ''],
@@ -391,7 +391,13 @@
       }));
   }
 
+  // A step under conditions other than plain (--tls, --conditions plain,metrics) is its own series: "vertx tls".
+  function seriesOf(r) { return r.conditions && r.conditions !== 'plain' ? r.variant + ' ' + r.conditions : r.variant; }
+
   function renderReport(data) {
+    [data.rows, data.counters, data.capacity].forEach(function (list) {
+      (list || []).forEach(function (r) { r.server = r.variant; r.variant = seriesOf(r); });
+    });
     var rows = data.rows || [];
     var env = data.env || {};
     rowCount = rows.length;
@@ -410,6 +416,7 @@
     var color = {};
     variants.forEach(function (v, i) { color[v] = PALETTE[i % PALETTE.length]; });
     if (data.capacity && data.capacity.length) { renderCapacity(main, data.capacity, color); }
+    renderConditionCost(main, rows);
     renderRepeats(main, rows, variants, run);
     var scenarios = unique(rows.map(function (r) { return r.scenario; }));
     scenarios.forEach(function (sc) {
@@ -527,6 +534,30 @@
     renderEnvironment(main, env);
   }
 
+  // A run under several conditions (--conditions plain,metrics): each condition's step against the same step under plain.
+  function renderConditionCost(main, rows) {
+    var pairs = [];
+    rows.forEach(function (r) {
+      if (!r.conditions || r.conditions === 'plain') { return; }
+      var base = rows.filter(function (p) {
+        return p.server === r.server && p.scenario === r.scenario && levelOf(p) === levelOf(r) && (p.conditions || 'plain') === 'plain' && !!(p.target_rps > 0) === !!(r.target_rps > 0);
+      })[0];
+      if (base) { pairs.push([base, r]); }
+    });
+    if (!pairs.length) { return; }
+    html('h2', {}, main, 'What each condition costs (against the same step under plain)');
+    html('p', {'class': 'note'}, main, 'Each variant ran under each set of conditions in turn, started afresh for each. Ratios are the condition\'s step over the plain one (medians); ' +
+      'for intervals and verdicts from the repeats, run ./testbed compare on this run folder twice with --conditions plain:<set>.');
+    function ratio(b, a) { return a > 0 ? fmt(b / a, 3) : ''; }
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'conditions', l: 1}, 'req/s plain', 'req/s', 'ratio',
+      'p99 ms plain', 'p99 ms', 'ratio', 'CPU ms/req plain', 'CPU ms/req', 'ratio', 'CPU µs/req added'],
+      pairs.map(function (p) {
+        var a = p[0], b = p[1];
+        return [a.server, a.scenario, levelLabel(a), b.conditions, fmt(a.rps), fmt(b.rps), ratio(b.rps, a.rps), fmt(a.lat_p99_ms, 3), fmt(b.lat_p99_ms, 3),
+          ratio(b.lat_p99_ms, a.lat_p99_ms), fmt(cpuPerReq(a), 4), fmt(cpuPerReq(b), 4), ratio(cpuPerReq(b), cpuPerReq(a)), fmt(1000 * (cpuPerReq(b) - cpuPerReq(a)), 1)];
+      }));
+  }
+
   // capacity.csv (--sla): the highest offered rate whose step met the SLA with no error, per variant and scenario.
   function renderCapacity(main, capacity, color) {
     html('h2', {}, main, 'Capacity under ' + unique(capacity.map(function (c) { return c.sla; })).join(', '));
@@ -538,7 +569,7 @@
     scenarios.forEach(function (sc) {
       var cs = capacity.filter(function (c) { return c.scenario === sc; });
       barChart(div, {title: sc + ': capacity under ' + unique(cs.map(function (c) { return c.sla; })).join(', '), yLabel: 'requests per second', groups: cs.map(function (c) {
-        return {label: c.variant + (c.conditions !== 'plain' ? ' ' + c.conditions : ''), color: color[c.variant], bars: [{label: c.sla,
+        return {label: c.variant, color: color[c.variant], bars: [{label: c.sla,
           segments: [{value: c.capacity_rps, color: color[c.variant], name: 'capacity, req/s', digits: 0}],
           err: c.searches > 1 ? {lo: c.min, hi: c.max, tip: 'range of ' + c.searches + ' passes: [' + fmt(c.min) + ', ' + fmt(c.max) + ']'} : null}]};
       })});
