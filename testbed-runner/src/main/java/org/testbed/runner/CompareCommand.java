@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.testbed.schema.Conditions;
+import org.testbed.runner.capacity.CapacityComparison;
 import org.testbed.runner.compare.CompareWriter;
 import org.testbed.runner.compare.Comparison;
 import picocli.CommandLine.Command;
@@ -57,6 +58,7 @@ final class CompareCommand implements Callable<Integer> {
         }
         System.out.print(CompareWriter.table(c));
         System.out.print(CompareWriter.counters(a, b, c).text());
+        System.out.print(CapacityComparison.load(CompareWriter.dir(a), CompareWriter.dir(b)).text());
         Path page = out != null ? out : (Files.isDirectory(b) ? b : b.toAbsolutePath().getParent())
                 .resolve("compare-" + (Files.isDirectory(a) ? a : a.toAbsolutePath().getParent()).toAbsolutePath().normalize().getFileName() + ".html");
         CompareWriter.html(a, b, c, page);

@@ -16,6 +16,7 @@ import org.testbed.schema.Csv;
 import org.testbed.schema.Conditions;
 import org.testbed.schema.ResultRow;
 import org.testbed.schema.ResultsCsv;
+import org.testbed.runner.capacity.CapacityComparison;
 import org.testbed.runner.counters.CounterComparison;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.SamplesCsv;
@@ -87,7 +88,8 @@ public final class CompareWriter {
         return Files.isDirectory(dirOrFile) ? dirOrFile.resolve(ResultsCsv.FILE) : dirOrFile;
     }
 
-    private static Path dir(Path dirOrFile) {
+    /** The run folder of a run folder or of its results.csv. */
+    public static Path dir(Path dirOrFile) {
         return Files.isDirectory(dirOrFile) ? dirOrFile : dirOrFile.toAbsolutePath().getParent();
     }
 
@@ -219,6 +221,25 @@ public final class CompareWriter {
                 s.ratios().forEach((column, ratio) -> put(ratios, column, ratio));
                 n.set("a", ReportWriter.countersJson(List.of(s.a())).get(0));
                 n.set("b", ReportWriter.countersJson(List.of(s.b())).get(0));
+            }
+        }
+        CapacityComparison capacity = CapacityComparison.load(dir(a), dir(b));
+        if (!capacity.entries().isEmpty()) {
+            ArrayNode entries = data.putArray("capacity");
+            for (CapacityComparison.Entry e : capacity.entries()) {
+                ObjectNode n = entries.addObject();
+                n.put("variant", e.a().first().variant());
+                n.put("scenario", e.a().first().scenario());
+                n.put("conditions", e.a().first().conditions().label());
+                n.put("sla", e.a().first().sla());
+                n.put("a", e.change().a());
+                n.put("b", e.change().b());
+                n.put("a_range", "[" + num(e.a().capacity().min(), 0) + ", " + num(e.a().capacity().max(), 0) + "]");
+                n.put("b_range", "[" + num(e.b().capacity().min(), 0) + ", " + num(e.b().capacity().max(), 0) + "]");
+                put(n, "ratio", e.change().ratio());
+                put(n, "ciLow", e.change().ciLow());
+                put(n, "ciHigh", e.change().ciHigh());
+                n.put("verdict", e.change().verdict().wireName());
             }
         }
         data.set("a", side(a));

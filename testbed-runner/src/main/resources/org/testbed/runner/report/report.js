@@ -740,6 +740,7 @@
         (data.onlyA || []).map(function (k) { return ['A', k.variant, k.scenario, k.level]; })
           .concat((data.onlyB || []).map(function (k) { return ['B', k.variant, k.scenario, k.level]; })));
     }
+    if ((data.capacity || []).length) { renderCapacityRatios(main, data.capacity); }
     if ((data.counters || []).length) { renderCounterRatios(main, data.counters); }
     html('h2', {}, main, 'Environments side by side');
     var fa = flatten(data.a.env || {}, '', {}), fb = flatten(data.b.env || {}, '', {});
@@ -755,6 +756,21 @@
   }
 
   // Both runs had --counters: per step, each per-request counter's B/A beside CPU's, so a CPU change reads as instructions × IPC.
+  // Both runs had --sla: each capacity's B/A, with the interval and verdict from the passes (higher is better).
+  function renderCapacityRatios(main, entries) {
+    html('h2', {}, main, 'Capacity under an SLA, B/A');
+    html('p', {'class': 'note'}, main, 'The highest offered rate that met the objective with no error, the median of each run\'s passes [their range]. ' +
+      'Interval and verdict as for throughput, from the passes\' capacities: higher is better.');
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, {name: 'conditions', l: 1}, {name: 'SLA', l: 1}, 'A, req/s', 'B, req/s', 'B/A', 'interval', {name: 'verdict', l: 1}],
+      entries.map(function (e) {
+        var v = verdictOf(e);
+        return [e.variant, e.scenario, e.conditions, e.sla, fmt(e.a) + ' ' + e.a_range, fmt(e.b) + ' ' + e.b_range,
+          {text: e.ratio === null ? 'n/a' : fmt(e.ratio, 3), cls: v.cls},
+          e.ciLow === null || e.ciLow === undefined ? '–' : '[' + fmt(e.ciLow, 3) + ', ' + fmt(e.ciHigh, 3) + ']',
+          {text: e.verdict === 'faster' ? 'higher' : e.verdict === 'slower' ? 'lower' : e.verdict, cls: v.cls}];
+      }));
+  }
+
   function renderCounterRatios(main, steps) {
     html('h2', {}, main, 'Why: server counters per request, B/A');
     html('p', {'class': 'note'}, main, 'perf stat in the server, medians of each step\'s samples. CPU per request ≈ instructions per request ÷ IPC: ' +
