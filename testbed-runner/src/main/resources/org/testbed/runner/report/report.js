@@ -459,8 +459,18 @@
           }
           lineChart(div, {title: sc + ': throughput vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate'), xLabel: kind[2],
             yLabel: 'responses per second', xLog: xLog, xTicks: xLog ? xs : null, series: series, bounds: bounds});
+          // The probes of a capacity search (--sla on p99): the objective as a line, so the rates met lie under it.
+          var slaBounds = [];
+          unique(kr.map(function (r) { return r.step && r.step.sla; }).filter(function (x) { return x; })).forEach(function (sla) {
+            var m = /^p99(<=|<)([0-9.]+)ms$/.exec(sla);
+            if (m && xs.length) {
+              var sx2 = xs.slice().sort(function (a, b) { return a - b; });
+              slaBounds.push({name: 'SLA ' + sla, label: 'SLA ' + sla, color: '#b00020',
+                points: [{x: sx2[0], y: Number(m[2])}, {x: sx2[sx2.length - 1], y: Number(m[2])}]});
+            }
+          });
           lineChart(div, {title: sc + ': p99 latency vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate'), xLabel: kind[2],
-            yLabel: 'p99 latency, ms', xLog: xLog, xTicks: xLog ? xs : null, yLog: true, series: series.map(function (s, i) {
+            yLabel: 'p99 latency, ms', xLog: xLog, xTicks: xLog ? xs : null, yLog: true, bounds: slaBounds, series: series.map(function (s, i) {
               var v = variants.filter(function (vv) { return kr.some(function (r) { return r.variant === vv; }); })[i];
               return {name: s.name, color: s.color, points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
                 var sp = spreadOf(r, 'p99');
