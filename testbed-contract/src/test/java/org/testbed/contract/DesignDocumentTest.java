@@ -28,7 +28,8 @@ class DesignDocumentTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({"results.csv, " + RESULTS + "ResultsCsv.java", "steps.csv, " + RUNNER + "csv/StepRecord.java",
-        "samples.csv, " + RUNNER + "csv/SampleRecord.java", "counters.csv, " + RUNNER + "counters/CounterRecord.java"})
+        "samples.csv, " + RUNNER + "csv/SampleRecord.java", "counters.csv, " + RUNNER + "counters/CounterRecord.java",
+        "capacity.csv, " + RUNNER + "capacity/CapacityRecord.java"})
     void theColumnTableListsTheDeclaredColumns(String csv, String source) throws IOException {
         List<String> declared = declaredColumns(Files.readString(root.resolve(source)));
         assertThat(declared).as("COLUMNS of %s", source).isNotEmpty();

@@ -39,6 +39,13 @@ public record ResultRow(String runId, String startedAt, String host, String arch
                 cpuSysMsPerReq, serverRssMb, gcCount, gcMs, Conditions.PLAIN);
     }
 
+    /** This row as if measured under {@code other}: how a comparison of two conditions matches their steps. */
+    public ResultRow withConditions(Conditions other) {
+        return new ResultRow(runId, startedAt, host, arch, cpuModel, cpus, jdk, variant, mode, scenario, driver, concurrency,
+                targetRps, durationS, requests, errors, rps, latP50Ms, latP90Ms, latP99Ms, latP999Ms, latMaxMs,
+                cpuUserMsPerReq, cpuSysMsPerReq, serverRssMb, gcCount, gcMs, other);
+    }
+
     /** {@code gc_count} when the driver cannot know it; written as an empty field. */
     public static final long UNKNOWN_COUNT = -1;
 

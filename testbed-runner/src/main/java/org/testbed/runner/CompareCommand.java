@@ -3,6 +3,8 @@ package org.testbed.runner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.testbed.schema.Conditions;
+import org.testbed.runner.capacity.CapacityComparison;
 import org.testbed.runner.compare.CompareWriter;
 import org.testbed.runner.compare.Comparison;
 import picocli.CommandLine.Command;
@@ -26,6 +28,12 @@ final class CompareCommand implements Callable<Integer> {
             + " compare.csv is written beside it")
     Path out;
 
+    @Option(names = "--conditions", paramLabel = "A_SET:B_SET",
+            description = "Price a condition: match A's steps under A_SET with B's under B_SET, e.g. plain:metrics or"
+                    + " plain:tls (A and B may be the same run, made with --conditions plain,metrics); without it steps"
+                    + " match only under equal conditions")
+    String conditions;
+
     @Override
     public Integer call() throws Exception {
         for (Path p : new Path[] {a, b}) {
@@ -33,9 +41,24 @@ final class CompareCommand implements Callable<Integer> {
                 throw new IllegalArgumentException(p + " has no results.csv");
             }
         }
-        Comparison c = CompareWriter.load(a, b);
+        Comparison c;
+        if (conditions != null) {
+            String[] sets = conditions.strip().split(":");
+            if (sets.length != 2) {
+                throw new IllegalArgumentException("--conditions takes A_SET:B_SET, e.g. plain:metrics, not '" + conditions + "'");
+            }
+            Conditions fromA = Conditions.parse(sets[0]);
+            Conditions fromB = Conditions.parse(sets[1]);
+            c = CompareWriter.load(a, fromA, b, fromB);
+            System.out.println("A under " + fromA.label() + ", B under " + fromB.label() + ": each ratio B/A is what "
+                    + (fromA.equals(Conditions.PLAIN) ? fromB.label() : fromB.label() + " instead of " + fromA.label())
+                    + " costs (steps shown under A's conditions)");
+        } else {
+            c = CompareWriter.load(a, b);
+        }
         System.out.print(CompareWriter.table(c));
         System.out.print(CompareWriter.counters(a, b, c).text());
+        System.out.print(CapacityComparison.load(CompareWriter.dir(a), CompareWriter.dir(b)).text());
         Path page = out != null ? out : (Files.isDirectory(b) ? b : b.toAbsolutePath().getParent())
                 .resolve("compare-" + (Files.isDirectory(a) ? a : a.toAbsolutePath().getParent()).toAbsolutePath().normalize().getFileName() + ".html");
         CompareWriter.html(a, b, c, page);

@@ -7,11 +7,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.testbed.deploy.DeployException;
 import org.testbed.deploy.SshTarget;
+import org.testbed.runner.capacity.CapacityPlan;
+import org.testbed.runner.capacity.Sla;
 import org.testbed.schema.Conditions;
 import org.testbed.runner.build.ModuleJar;
 import org.testbed.runner.build.StaleJars;
@@ -43,6 +44,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 "Writes results/<run-id>/: results.csv (docs/DESIGN.md's columns), steps.csv, environment.json, raw/,"
                         + " logs/ and report.html."})
 final class RunCommand implements Callable<Integer> {
+    private static final int DEFAULT_PAYLOAD = 100;
+
     @Spec
     CommandSpec spec;
 
@@ -80,8 +83,10 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
             description = "default (every variant, the mix at 64 users and the delay at 400, 5 s steps, 3 passes; about"
-                    + " 20 min on 2 cores) or seed (the studies: staircase 50..1100 step 50, 60 s per level, then 5000"
-                    + " req/s for 60 s on a 150 ms delay, warm-ups of up to 300 s, 3 passes; hours)")
+                    + " 20 min on 2 cores), seed (the studies' staircase and 5000 req/s delay; hours), or one study each:"
+                    + " https (96 users, plain and TLS), staircase (50..1100 users), delay (5000 req/s on 150 ms),"
+                    + " gzip-sla (gzip over HTTPS, capacity under p99<=5ms, 10 KB payloads), metrics-cost (metrics off"
+                    + " and on); see the runner README")
     String profile;
 
     @Option(names = "--java", paramLabel = "PATH",
@@ -139,14 +144,35 @@ final class RunCommand implements Callable<Integer> {
                     + " rows say metrics in their conditions column. Compare with a run without it for the cost")
     boolean metrics;
 
+    @Option(names = "--sla", paramLabel = "PCT<=BOUND",
+            description = "Find each variant's capacity per scenario: the highest offered rate (open model) whose step"
+                    + " meets this latency objective with no error, e.g. 'p99<=5ms' (p50, p90, p99, p99.9; <= or <;"
+                    + " us, ms, s). Doubles the rate from the lowest of --sla-rates until a step misses, then bisects;"
+                    + " each probe is a step of its own. Writes capacity.csv; the report leads with it")
+    String sla;
+
+    @Option(names = "--sla-rates", paramLabel = "LOW:HIGH", defaultValue = "100:100000",
+            description = "The capacity search's first and highest offered rates, requests per second")
+    String slaRates;
+
+    @Option(names = "--sla-precision", paramLabel = "PCT", defaultValue = "5",
+            description = "The capacity search stops when the rates met and missed are within this many percent")
+    double slaPrecision;
+
+    @Option(names = "--conditions", split = ",", paramLabel = "SET",
+            description = "Run every variant under each of these conditions in turn, started afresh for each: plain, or"
+                    + " tls, gzip and metrics joined by + (e.g. plain,tls or tls+gzip); --tls, --gzip and --metrics are"
+                    + " one set (default: the profile's, plain)")
+    List<String> conditions;
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "200", description = "Worker threads of sync variants (TESTBED_THREADS)")
     int threads;
 
     @Option(names = "--delay-ms", paramLabel = "MS", defaultValue = "150", description = "Simulated I/O of the delay scenario")
     int delayMs;
 
-    @Option(names = "--payload-size", paramLabel = "BYTES", defaultValue = "100", description = "Payload of written items")
-    int payloadSize;
+    @Option(names = "--payload-size", paramLabel = "BYTES", description = "Payload of written items (default: the profile's, else 100)")
+    Integer payloadSize;
 
     @Option(names = "--max-connections", paramLabel = "N", defaultValue = "4096", description = "Open model: most connections the driver opens")
     int maxConnections;
@@ -218,6 +244,8 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         Profile p = Profile.of(profile);
+        CapacityPlan capacity = capacityPlan(sla != null ? sla : p.sla());
+        List<Conditions> conditionSets = conditionSets(p);
         Map<String, List<Level>> plan = new LinkedHashMap<>();
         List<String> names = scenarios == null || scenarios.isEmpty() ? new ArrayList<>(p.scenarios().keySet()) : scenarios;
         for (String name : names) {
@@ -258,11 +286,12 @@ final class RunCommand implements Callable<Integer> {
         RunSettings settings = new RunSettings(repo, folder.toAbsolutePath(), id, selected,
                 java == null ? null : java.toAbsolutePath(), plan,
                 duration != null ? Levels.duration(duration) : p.duration(),
-                warmup != null ? Levels.duration(warmup) : p.warmup(), p.name().toLowerCase(Locale.ROOT),
-                pinning, flamegraph, d, threads, delayMs, payloadSize, maxConnections, Levels.duration(timeout),
+                warmup != null ? Levels.duration(warmup) : p.warmup(), p.label(),
+                pinning, flamegraph, d, threads, delayMs,
+                payloadSize != null ? payloadSize : p.payloadSize() > 0 ? p.payloadSize() : DEFAULT_PAYLOAD, maxConnections, Levels.duration(timeout),
                 saturation, jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")),
                 servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs(),
-                repeat != null ? repeat : p.repeat(), mixedJdks, counters, new Conditions(tls, gzip, metrics), remote);
+                repeat != null ? repeat : p.repeat(), mixedJdks, counters, conditionSets, capacity, remote);
         if (settings.duration().compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--duration must be at least 1s");
         }
@@ -312,6 +341,62 @@ final class RunCommand implements Callable<Integer> {
         Target.allowNamedServer(address);
         return new RemoteHostSettings(target.destination(), sshPort, identity, sshOptions, serverDir.strip(), address, appPort,
                 serverJava == null || serverJava.isBlank() ? null : serverJava.strip());
+    }
+
+    /**
+     * The conditions every variant runs under: {@code --conditions}, or the one set of {@code --tls},
+     * {@code --gzip} and {@code --metrics}, or the profile's.
+     */
+    private List<Conditions> conditionSets(Profile p) {
+        boolean flags = tls || gzip || metrics;
+        if (conditions != null && !conditions.isEmpty()) {
+            if (flags) {
+                throw new IllegalArgumentException("--conditions and --tls/--gzip/--metrics exclude each other: name the"
+                        + " sets in --conditions (e.g. plain,tls+gzip)");
+            }
+            List<Conditions> sets = new ArrayList<>();
+            for (String c : conditions) {
+                Conditions set = Conditions.parse(c);
+                if (sets.contains(set)) {
+                    throw new IllegalArgumentException("--conditions names " + set.label() + " twice");
+                }
+                sets.add(set);
+            }
+            return sets;
+        }
+        return flags ? List.of(new Conditions(tls, gzip, metrics)) : p.conditions();
+    }
+
+    /** {@code --sla} (or the profile's) with its range and precision, or null without one. */
+    private CapacityPlan capacityPlan(String sla) {
+        if (sla == null) {
+            return null;
+        }
+        Sla objective = Sla.parse(sla);
+        if (concurrency != null || rate != null) {
+            throw new IllegalArgumentException("--sla searches the offered rate itself: drop --concurrency and --rate"
+                    + " (--sla-rates LOW:HIGH bounds the search)");
+        }
+        String[] range = slaRates.strip().split(":");
+        double low;
+        double high;
+        try {
+            if (range.length != 2) {
+                throw new NumberFormatException();
+            }
+            low = Double.parseDouble(range[0]);
+            high = Double.parseDouble(range[1]);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--sla-rates takes LOW:HIGH in requests per second, e.g. 100:100000, not '"
+                    + slaRates + "'");
+        }
+        if (!(low > 0) || !(high >= low)) {
+            throw new IllegalArgumentException("--sla-rates needs 0 < LOW <= HIGH, not '" + slaRates + "'");
+        }
+        if (!(slaPrecision >= 0.1) || slaPrecision >= 100) {
+            throw new IllegalArgumentException("--sla-precision takes a percentage between 0.1 and 100, not " + slaPrecision);
+        }
+        return new CapacityPlan(objective, low, high, slaPrecision / 100);
     }
 
     private Path root() {

@@ -1,24 +1,46 @@
 package org.testbed.http;
 
 /**
- * Strong entity tags derived from Memcached's CAS value, so {@code If-Match} maps directly onto a
+ * Entity tags derived from Memcached's CAS value, so {@code If-Match} maps directly onto a
  * Memcached {@code cas} (compare-and-swap) and needs no extra read.
+ *
+ * <ul>
+ *   <li>{@link #STRONG} ({@code "1a2b"}), the default: the tag names the exact bytes of the answer
+ *       (RFC 9110, 8.8.1), and {@code If-Match} compares it strongly: a weak tag never matches.</li>
+ *   <li>{@link #WEAK} ({@code W/"1a2b"}), with {@code TESTBED_GZIP} on: a compressed answer is
+ *       other bytes than the identity one, which a strong tag would have to tell apart, and
+ *       Tomcat's compression refuses any answer with a strong tag. A weak tag names the item's
+ *       version whatever its content-coding, so every server compresses item answers with its own
+ *       mechanism. {@code If-Match} then takes the tag as the service sent it (the weak form, or
+ *       the same value strong): it still names one CAS, and compare-and-swap still holds.</li>
+ * </ul>
  */
-public final class ETags {
-    private ETags() {
+public enum ETags {
+    STRONG,
+    WEAK;
+
+    private static final String WEAK_PREFIX = "W/";
+
+    /** The tags of a service with {@code TESTBED_GZIP} on ({@link #WEAK}) or off ({@link #STRONG}). */
+    public static ETags forGzip(boolean gzip) {
+        return gzip ? WEAK : STRONG;
     }
 
-    public static String of(long cas) {
-        return "\"" + Long.toHexString(cas) + "\"";
+    public String of(long cas) {
+        String tag = "\"" + Long.toHexString(cas) + "\"";
+        return this == WEAK ? WEAK_PREFIX + tag : tag;
     }
 
     /**
-     * Parses an {@code If-Match} value holding one strong entity tag. Returns null when the value
-     * names no CAS this service could have issued (weak, list, or malformed): such a precondition
-     * can never hold, which RFC 9110 answers with 412.
+     * Parses an {@code If-Match} value holding one entity tag this service could have issued.
+     * Returns null when it names none (a weak tag to a {@link #STRONG} service, a list, or
+     * malformed): such a precondition can never hold, which RFC 9110 answers with 412.
      */
-    public static Long casOf(String ifMatch) {
+    public Long casOf(String ifMatch) {
         String value = ifMatch.trim();
+        if (this == WEAK && value.startsWith(WEAK_PREFIX)) {
+            value = value.substring(WEAK_PREFIX.length());
+        }
         if (value.length() < 3 || value.charAt(0) != '"' || value.charAt(value.length() - 1) != '"') {
             return null;
         }

@@ -43,9 +43,9 @@ public final class ServerTuning {
      * With {@code TESTBED_GZIP}: the media types compressed, which are all the contract answers
      * with (the metrics scrape is text/plain too). Bodies of at least
      * {@link TestbedConfig#GZIP_MIN_BYTES} only, and only to a client whose {@code Accept-Encoding}
-     * names gzip; every server then adds {@code Vary: Accept-Encoding}. Never an answer with a
-     * strong ETag (the items'): a strong ETag names the exact bytes of the representation, and
-     * Tomcat refuses to compress such an answer, so no variant does (RFC 9110, 8.8.1).
+     * names gzip; every server then adds {@code Vary: Accept-Encoding}. Item answers too: their
+     * ETags are then weak ({@code ETags.WEAK}), because a strong ETag names the exact bytes of one
+     * representation (RFC 9110, 8.8.1) and Tomcat refuses to compress an answer that has one.
      */
     public static final List<String> GZIP_MEDIA_TYPES = List.of(MediaTypes.JSON, MediaTypes.PROBLEM_JSON,
             MediaTypes.TEXT_PLAIN);

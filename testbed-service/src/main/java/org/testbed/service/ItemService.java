@@ -33,6 +33,7 @@ public final class ItemService {
     private final String variant;
     private final int maxBody;
     private final Metrics metrics;
+    private final ETags etags;
 
     /** A service that records no metrics. */
     public ItemService(ItemStore store, String variant, int maxBody) {
@@ -41,10 +42,19 @@ public final class ItemService {
 
     /** {@code metrics}: where the variant's adapter records its requests, and what {@link #metrics()} scrapes. */
     public ItemService(ItemStore store, String variant, int maxBody, Metrics metrics) {
+        this(store, variant, maxBody, metrics, ETags.STRONG);
+    }
+
+    /**
+     * @param etags the items' entity tags: {@link ETags#WEAK} when the variant gzips its answers
+     *              ({@code TESTBED_GZIP}, see {@link ETags#forGzip}), else strong
+     */
+    public ItemService(ItemStore store, String variant, int maxBody, Metrics metrics, ETags etags) {
         this.store = store;
         this.variant = variant;
         this.maxBody = maxBody;
         this.metrics = metrics;
+        this.etags = etags;
     }
 
     /** The variant's metrics ({@code TESTBED_METRICS}); a no-op when off. */
@@ -125,7 +135,7 @@ public final class ItemService {
             if (ifMatch == null || ETags.isAny(ifMatch)) {
                 return updated(json, store.replace(rawId, json));
             }
-            Long cas = ETags.casOf(ifMatch);
+            Long cas = etags.casOf(ifMatch);
             return cas == null ? preconditionFailed() : updated(json, store.cas(rawId, cas, json));
         } catch (RuntimeException e) {
             return failed(e);
@@ -186,7 +196,7 @@ public final class ItemService {
             if (ifMatch == null || ETags.isAny(ifMatch)) {
                 write = store.replaceAsync(rawId, json);
             } else {
-                Long cas = ETags.casOf(ifMatch);
+                Long cas = etags.casOf(ifMatch);
                 if (cas == null) {
                     return CompletableFuture.completedFuture(preconditionFailed());
                 }
@@ -216,23 +226,23 @@ public final class ItemService {
         return rejectBeforeBody(rawId, contentType, body.length);
     }
 
-    private static Response created(String id, byte[] json, WriteResult result) {
+    private Response created(String id, byte[] json, WriteResult result) {
         if (!result.isStored()) {
             return Response.problem(409, "An item with this id already exists; update it with POST.");
         }
-        return Response.of(201, MediaTypes.JSON, json).withEtag(ETags.of(result.cas())).withLocation(Routes.location(id));
+        return Response.of(201, MediaTypes.JSON, json).withEtag(etags.of(result.cas())).withLocation(Routes.location(id));
     }
 
-    private static Response found(Versioned value) {
+    private Response found(Versioned value) {
         if (value == null) {
             return Response.problem(404, "No item with this id.");
         }
-        return Response.of(200, MediaTypes.JSON, value.value()).withEtag(ETags.of(value.cas()));
+        return Response.of(200, MediaTypes.JSON, value.value()).withEtag(etags.of(value.cas()));
     }
 
-    private static Response updated(byte[] json, WriteResult result) {
+    private Response updated(byte[] json, WriteResult result) {
         return switch (result.outcome()) {
-            case STORED -> Response.of(200, MediaTypes.JSON, json).withEtag(ETags.of(result.cas()));
+            case STORED -> Response.of(200, MediaTypes.JSON, json).withEtag(etags.of(result.cas()));
             case NOT_FOUND -> Response.problem(404, "No item with this id; create it with PUT.");
             case CAS_MISMATCH, EXISTS -> preconditionFailed();
         };

@@ -25,13 +25,21 @@ class HttpPiecesTest {
 
     @Test
     void etagsRoundTripTheCasAndRejectWhatCannotMatch() {
-        assertThat(ETags.casOf(ETags.of(0xfedcba9876543210L))).isEqualTo(0xfedcba9876543210L);
-        assertThat(ETags.casOf(" \"1f\" ")).isEqualTo(31L);
-        assertThat(ETags.casOf("W/\"1f\"")).isNull();
-        assertThat(ETags.casOf("1f")).isNull();
-        assertThat(ETags.casOf("\"zz\"")).isNull();
-        assertThat(ETags.casOf("\"1\", \"2\"")).isNull();
-        assertThat(ETags.casOf("\"11111111111111111\"")).isNull();
+        assertThat(ETags.STRONG.casOf(ETags.STRONG.of(0xfedcba9876543210L))).isEqualTo(0xfedcba9876543210L);
+        assertThat(ETags.STRONG.casOf(" \"1f\" ")).isEqualTo(31L);
+        assertThat(ETags.STRONG.casOf("W/\"1f\"")).isNull();
+        assertThat(ETags.STRONG.casOf("1f")).isNull();
+        assertThat(ETags.STRONG.casOf("\"zz\"")).isNull();
+        assertThat(ETags.STRONG.casOf("\"1\", \"2\"")).isNull();
+        assertThat(ETags.STRONG.casOf("\"11111111111111111\"")).isNull();
+        // With gzip on the tags are weak, and If-Match takes them as sent (or the same value strong).
+        assertThat(ETags.WEAK.of(31)).isEqualTo("W/\"1f\"");
+        assertThat(ETags.WEAK.casOf(ETags.WEAK.of(0xfedcba9876543210L))).isEqualTo(0xfedcba9876543210L);
+        assertThat(ETags.WEAK.casOf("\"1f\"")).isEqualTo(31L);
+        assertThat(ETags.WEAK.casOf("W/1f")).isNull();
+        assertThat(ETags.WEAK.casOf("W/\"1\", \"2\"")).isNull();
+        assertThat(ETags.forGzip(true)).isEqualTo(ETags.WEAK);
+        assertThat(ETags.forGzip(false)).isEqualTo(ETags.STRONG);
         assertThat(ETags.isAny(" * ")).isTrue();
     }
 

@@ -313,8 +313,8 @@ final class HttpVerticle extends VerticleBase {
         }
         answer.forEachHeader(headers::add);
         if (options.isCompressionSupported()) {
-            if (answer.etag() != null) {
-                // A strong ETag names these exact bytes: never compressed (ServerTuning.GZIP_MEDIA_TYPES).
+            if (answer.etag() != null && !answer.etag().startsWith("W/")) {
+                // A strong ETag names these exact bytes: never compressed (with gzip on, ETags are weak).
                 // Vert.x's compressor takes "identity" as "leave alone" and removes the header.
                 headers.add(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY);
             } else if (answer.body().length >= TestbedConfig.GZIP_MIN_BYTES) {

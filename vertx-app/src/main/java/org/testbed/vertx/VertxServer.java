@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.testbed.http.ETags;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
@@ -72,7 +73,8 @@ public final class VertxServer implements AutoCloseable {
         HttpServerOptions options = serverOptions(config);
         int eventLoops = Runtime.getRuntime().availableProcessors();
         ItemStore store = ServerStartup.connectStore(config);
-        ItemService service = new ItemService(store, variantName(config), config.maxBody(), Metrics.of(config));
+        ItemService service = new ItemService(store, variantName(config), config.maxBody(), Metrics.of(config),
+                ETags.forGzip(config.gzip()));
         Vertx vertx = Vertx.vertx(new VertxOptions()
                 .setPreferNativeTransport(true)
                 .setEventLoopPoolSize(eventLoops)

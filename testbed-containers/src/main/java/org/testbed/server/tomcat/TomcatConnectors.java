@@ -66,7 +66,7 @@ public final class TomcatConnectors {
     /**
      * {@code TESTBED_GZIP}: Tomcat's own connector compression, for {@link ServerTuning#GZIP_MEDIA_TYPES}
      * of at least {@link TestbedConfig#GZIP_MIN_BYTES}; Tomcat adds {@code Vary: accept-encoding}.
-     * Tomcat never compresses an answer with a strong ETag, which sets the rule for every variant.
+     * Tomcat never compresses an answer with a strong ETag: with gzip on the items' ETags are weak.
      */
     static void configureGzip(Connector connector, TestbedConfig config) {
         if (!config.gzip()) {

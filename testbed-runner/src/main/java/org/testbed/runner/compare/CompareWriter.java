@@ -8,12 +8,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.testbed.schema.Csv;
+import org.testbed.schema.Conditions;
 import org.testbed.schema.ResultRow;
 import org.testbed.schema.ResultsCsv;
+import org.testbed.runner.capacity.CapacityComparison;
 import org.testbed.runner.counters.CounterComparison;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.SamplesCsv;
@@ -50,6 +53,32 @@ public final class CompareWriter {
         return Comparison.of(ResultsCsv.read(csv(a)), samples(a), ResultsCsv.read(csv(b)), samples(b));
     }
 
+    /**
+     * The price of a condition: A's steps under {@code fromA} matched with B's under {@code fromB}
+     * (A and B may be one run made with {@code --conditions plain,metrics}), each as if under
+     * {@code fromA}, so that the ratio B/A is what the condition costs with the noise of both.
+     */
+    public static Comparison load(Path a, Conditions fromA, Path b, Conditions fromB) throws IOException {
+        return Comparison.of(under(ResultsCsv.read(csv(a)), fromA, fromA), under(samples(a), fromA, fromA),
+                under(ResultsCsv.read(csv(b)), fromB, fromA), under(samples(b), fromB, fromA));
+    }
+
+    private static List<ResultRow> under(List<ResultRow> rows, Conditions only, Conditions as) {
+        return rows.stream().filter(r -> r.conditions().equals(only)).map(r -> r.withConditions(as)).toList();
+    }
+
+    private static Map<ResultRow.StepKey, List<SampleRecord>> under(Map<ResultRow.StepKey, List<SampleRecord>> samples,
+                                                                    Conditions only, Conditions as) {
+        Map<ResultRow.StepKey, List<SampleRecord>> map = new LinkedHashMap<>();
+        samples.forEach((key, list) -> {
+            if (key.conditions().equals(only)) {
+                List<SampleRecord> relabelled = list.stream().map(x -> x.withConditions(as)).toList();
+                map.put(relabelled.get(0).key(), relabelled);
+            }
+        });
+        return map;
+    }
+
     private static Map<ResultRow.StepKey, List<SampleRecord>> samples(Path dirOrFile) throws IOException {
         return SamplesCsv.byStep(SamplesCsv.TABLE.read(dir(dirOrFile).resolve(SamplesCsv.FILE)));
     }
@@ -59,7 +88,8 @@ public final class CompareWriter {
         return Files.isDirectory(dirOrFile) ? dirOrFile.resolve(ResultsCsv.FILE) : dirOrFile;
     }
 
-    private static Path dir(Path dirOrFile) {
+    /** The run folder of a run folder or of its results.csv. */
+    public static Path dir(Path dirOrFile) {
         return Files.isDirectory(dirOrFile) ? dirOrFile : dirOrFile.toAbsolutePath().getParent();
     }
 
@@ -191,6 +221,25 @@ public final class CompareWriter {
                 s.ratios().forEach((column, ratio) -> put(ratios, column, ratio));
                 n.set("a", ReportWriter.countersJson(List.of(s.a())).get(0));
                 n.set("b", ReportWriter.countersJson(List.of(s.b())).get(0));
+            }
+        }
+        CapacityComparison capacity = CapacityComparison.load(dir(a), dir(b));
+        if (!capacity.entries().isEmpty()) {
+            ArrayNode entries = data.putArray("capacity");
+            for (CapacityComparison.Entry e : capacity.entries()) {
+                ObjectNode n = entries.addObject();
+                n.put("variant", e.a().first().variant());
+                n.put("scenario", e.a().first().scenario());
+                n.put("conditions", e.a().first().conditions().label());
+                n.put("sla", e.a().first().sla());
+                n.put("a", e.change().a());
+                n.put("b", e.change().b());
+                n.put("a_range", "[" + num(e.a().capacity().min(), 0) + ", " + num(e.a().capacity().max(), 0) + "]");
+                n.put("b_range", "[" + num(e.b().capacity().min(), 0) + ", " + num(e.b().capacity().max(), 0) + "]");
+                put(n, "ratio", e.change().ratio());
+                put(n, "ciLow", e.change().ciLow());
+                put(n, "ciHigh", e.change().ciHigh());
+                n.put("verdict", e.change().verdict().wireName());
             }
         }
         data.set("a", side(a));

@@ -50,6 +50,13 @@ public record SampleRecord(String variant, String scenario, int concurrency, dou
                 scheduleLagP99Ms, warmupS, steady, raw, warmupSettled, Conditions.PLAIN, 0, 0);
     }
 
+    /** This sample as if measured under {@code other}: how a comparison of two conditions matches their steps. */
+    public SampleRecord withConditions(Conditions other) {
+        return new SampleRecord(variant, scenario, concurrency, targetRps, repeat, rps, latP99Ms, cpuMsPerReq, errors,
+                latP99UncorrectedMs, scheduleLagP99Ms, warmupS, steady, raw, warmupSettled, other, tlsHandshakes,
+                gzipResponses);
+    }
+
     public ResultRow.StepKey key() {
         return new ResultRow.StepKey(variant, scenario, concurrency, targetRps, conditions);
     }

@@ -46,6 +46,8 @@ import org.testbed.runner.stats.Spread;
  * @param conditions HTTPS, gzip: what the step ran under ({@link Conditions}), part of its key
  * @param tlsHandshakes TLS handshakes the driver made in the median sample (0 over plain HTTP)
  * @param gzipResponses responses that came gzip-compressed in the median sample (0 without gzip)
+ * @param sla the SLA this step probed for ({@code --sla}: a step of a capacity search, e.g. {@code p99<=5ms});
+ *            empty for a step of the planned levels
  */
 public record StepRecord(String variant, String scenario, int concurrency, double targetRps, String driver,
                          double driverCpuMs, double driverCpuPct, double memcachedCpuPct, double loadCpusBusyPct, double serverCpusBusyPct,
@@ -53,7 +55,8 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
                          String serverCpus, String loadCpus, int delayMs, int threads, String raw, String flamegraph,
                          int repeats, Spread rps, Spread p99, Spread cpu, double warmupS, int notSteadySamples,
                          double latP99UncorrectedMs, double scheduleLagP99Ms,
-                         int warmupUnsettledSamples, Conditions conditions, long tlsHandshakes, long gzipResponses) {
+                         int warmupUnsettledSamples, Conditions conditions, long tlsHandshakes, long gzipResponses,
+                         String sla) {
 
     public static final List<String> COLUMNS = List.of("variant", "scenario", "concurrency", "target_rps", "driver",
             "driver_cpu_ms", "driver_cpu_pct", "memcached_cpu_pct", "load_cpus_busy_pct", "server_cpus_busy_pct", "steal_pct", "other_load_pct", "load_side_pct", "load_saturated", "peak_connections", "server_cpus", "load_cpus",
@@ -62,10 +65,11 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
             "lat_p99_min_ms", "lat_p99_max_ms", "lat_p99_ci_low_ms", "lat_p99_ci_high_ms",
             "cpu_ms_per_req_min", "cpu_ms_per_req_max", "cpu_ms_per_req_ci_low", "cpu_ms_per_req_ci_high",
             "ci_confidence", "warmup_s", "steady", "not_steady_samples", "lat_p99_uncorrected_ms", "schedule_lag_p99_ms",
-            "warmup_unsettled_samples", "conditions", "tls_handshakes", "gzip_responses");
+            "warmup_unsettled_samples", "conditions", "tls_handshakes", "gzip_responses", "sla");
 
     public StepRecord {
         conditions = conditions == null ? Conditions.PLAIN : conditions;
+        sla = sla == null ? "" : sla;
     }
 
     /** A plain step's record (no TLS, no gzip). */
@@ -79,7 +83,7 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
         this(variant, scenario, concurrency, targetRps, driver, driverCpuMs, driverCpuPct, memcachedCpuPct,
                 loadCpusBusyPct, serverCpusBusyPct, stealPct, otherLoadPct, loadSidePct, loadSaturated, peakConnections,
                 serverCpus, loadCpus, delayMs, threads, raw, flamegraph, repeats, rps, p99, cpu, warmupS,
-                notSteadySamples, latP99UncorrectedMs, scheduleLagP99Ms, warmupUnsettledSamples, Conditions.PLAIN, 0, 0);
+                notSteadySamples, latP99UncorrectedMs, scheduleLagP99Ms, warmupUnsettledSamples, Conditions.PLAIN, 0, 0, "");
     }
 
     /** Whether every sample of the step was steady within its own window. */
@@ -105,7 +109,7 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
                 ResultRow.num(rps.confidence(), 4), ResultRow.num(warmupS, 1), Boolean.toString(steady()),
                 Integer.toString(notSteadySamples), ResultRow.num(latP99UncorrectedMs, 3), ResultRow.num(scheduleLagP99Ms, 3),
                 Integer.toString(warmupUnsettledSamples), conditions.label(), Long.toString(tlsHandshakes),
-                Long.toString(gzipResponses));
+                Long.toString(gzipResponses), sla);
     }
 
     public static StepRecord of(Map<String, String> v) {
@@ -119,7 +123,8 @@ public record StepRecord(String variant, String scenario, int concurrency, doubl
                 Math.max(1, (int) num(v, "repeats")), spread(v, "rps_", ""), spread(v, "lat_p99_", "_ms"),
                 spread(v, "cpu_ms_per_req_", ""), nan(v, "warmup_s"), (int) num(v, "not_steady_samples"),
                 nan(v, "lat_p99_uncorrected_ms"), nan(v, "schedule_lag_p99_ms"), (int) num(v, "warmup_unsettled_samples"),
-                Conditions.parse(v.get("conditions")), (long) num(v, "tls_handshakes"), (long) num(v, "gzip_responses"));
+                Conditions.parse(v.get("conditions")), (long) num(v, "tls_handshakes"), (long) num(v, "gzip_responses"),
+                v.getOrDefault("sla", ""));
     }
 
     /** A spread from its columns; a steps.csv from before repeats has none (read as unknown). */

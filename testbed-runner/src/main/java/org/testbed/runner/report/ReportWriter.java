@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import org.testbed.schema.ResultRow;
 import org.testbed.schema.ResultsCsv;
+import org.testbed.runner.capacity.CapacityCsv;
+import org.testbed.runner.capacity.CapacityRecord;
 import org.testbed.runner.counters.CounterRecord;
 import org.testbed.runner.counters.CountersCsv;
 import org.testbed.runner.csv.StepRecord;
@@ -26,7 +28,9 @@ import org.testbed.runner.env.Environment;
  * the delay scenario the Little's-law bound of the sync variants. A run with repeats shows each
  * step's spread from steps.csv (error bars: the confidence interval of the median), the steps
  * that were not steady (ringed on the charts, marked in the tables), the warm-up each variant
- * used, and a warning when the variants ran on different JDKs. When the page has rendered it
+ * used, and a warning when the variants ran on different JDKs. A run with {@code --sla} leads with
+ * the capacities found (a bar chart with each capacity's range over the passes, and a table with
+ * every search's probes and why it stopped), the probes themselves drawn below like any open-model step. When the page has rendered it
  * sets {@code data-render="ok"} on {@code <body>} (or {@code "error"} with the messages in
  * {@code #render-errors}), which the headless-browser test reads.
  */
@@ -47,6 +51,10 @@ public final class ReportWriter {
         List<CounterRecord> counters = CountersCsv.medians(CountersCsv.TABLE.read(runDir.resolve(CountersCsv.FILE)));
         if (!counters.isEmpty()) {
             data.set("counters", countersJson(counters));
+        }
+        List<CapacityCsv.Summary> capacities = CapacityCsv.summaries(CapacityCsv.TABLE.read(runDir.resolve(CapacityCsv.FILE)));
+        if (!capacities.isEmpty()) {
+            data.set("capacity", capacityJson(capacities));
         }
         String title = "testbed run " + (rows.isEmpty() ? runDir.getFileName() : rows.get(0).runId());
         Path file = runDir.resolve(FILE);
@@ -80,6 +88,32 @@ public final class ReportWriter {
             StepRecord step = byKey.get(row.key());
             if (step != null) {
                 n.set("step", Environment.JSON.valueToTree(step));
+            }
+        }
+        return array;
+    }
+
+    /** capacity.csv's searches, one object per capacity: the median over the passes, its range, each search. */
+    static ArrayNode capacityJson(List<CapacityCsv.Summary> capacities) {
+        ArrayNode array = Environment.JSON.createArrayNode();
+        for (CapacityCsv.Summary c : capacities) {
+            ObjectNode n = array.addObject();
+            CapacityRecord first = c.first();
+            n.put("variant", first.variant());
+            n.put("scenario", first.scenario());
+            n.put("conditions", first.conditions().label());
+            n.put("sla", first.sla());
+            n.put("capacity_rps", c.capacity().median());
+            n.put("min", c.capacity().min());
+            n.put("max", c.capacity().max());
+            n.put("searches", c.searches().size());
+            ArrayNode searches = n.putArray("passes");
+            for (CapacityRecord r : c.searches()) {
+                ObjectNode s = searches.addObject();
+                s.put("repeat", r.repeat());
+                s.put("capacity_rps", r.capacityRps());
+                s.put("probe_log", r.probeLog());
+                s.put("reason", r.reason());
             }
         }
         return array;

@@ -1,15 +1,19 @@
 package org.testbed.runner.step;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.testbed.runner.load.Level;
+import org.testbed.schema.Conditions;
 
 /**
- * A named set of defaults for {@code ./testbed run}: which scenarios, at which levels, how long.
- * Command-line options override any of them.
+ * A named set of defaults for {@code ./testbed run}: which scenarios, at which levels, how long,
+ * under which conditions, and for the capacity studies which SLA. Command-line options override any
+ * of them.
  *
  * <ul>
  *   <li>{@code default}: every variant in about 20 minutes on a 2-core machine, every step
@@ -25,6 +29,10 @@ import org.testbed.runner.load.Level;
  *       then a staircase of 50 → 1100 users in steps of 50, 60 s each, on the mix; then 5000 req/s
  *       offered for 60 s on a 150 ms delay (open model). Hours.</li>
  * </ul>
+ *
+ * <p>The other profiles each reproduce one study's conditions in one command (see the runner
+ * README, "The studies as profiles"): {@code https}, {@code staircase}, {@code delay},
+ * {@code gzip-sla} and {@code metrics-cost}.
  */
 public enum Profile {
     DEFAULT(Duration.ofSeconds(5), Duration.ofSeconds(20), 3, scenarios(
@@ -32,26 +40,60 @@ public enum Profile {
             "delay", Levels.concurrency("400"))),
     SEED(Duration.ofSeconds(60), Duration.ofSeconds(300), 3, scenarios(
             "mix", Levels.concurrency("50:1100:50"),
-            "delay", Levels.rate("5000")));
+            "delay", Levels.rate("5000"))),
+    /** The x86_64-vs-arm64 Tomcat study: maximum throughput with 96 connections (wrk -c96 -d30s), over HTTP and HTTPS. */
+    HTTPS(Duration.ofSeconds(30), Duration.ofSeconds(120), 3, scenarios("mix", Levels.concurrency("96")),
+            List.of(Conditions.PLAIN, new Conditions(true, false, false)), null, 0),
+    /** The Tomcat-vs-Netty study: closed-loop users 50 → 1100 in steps of 50, 60 s each, after a warm-up. */
+    STAIRCASE(Duration.ofSeconds(60), Duration.ofSeconds(300), 3, scenarios("mix", Levels.concurrency("50:1100:50"))),
+    /** The sync-vs-async study: 5000 req/s offered for 60 s, every request waiting 150 ms. */
+    DELAY(Duration.ofSeconds(60), Duration.ofSeconds(120), 3, scenarios("delay", Levels.rate("5000"))),
+    /** The cloud ARM studies: gzip over HTTPS, throughput under p99 <= 5 ms, with 10 KB payloads. */
+    GZIP_SLA(Duration.ofSeconds(10), Duration.ofSeconds(120), 3, scenarios("mix", Levels.concurrency("64")),
+            List.of(new Conditions(true, true, false)), "p99<=5ms", 10_240),
+    /** The API-gateway study: each case twice, plain and with metrics recorded and scraped, to price observability. */
+    METRICS_COST(Duration.ofSeconds(10), Duration.ofSeconds(120), 3, scenarios("mix", Levels.concurrency("64")),
+            List.of(Conditions.PLAIN, new Conditions(false, false, true)), null, 0);
 
     private final Duration duration;
     private final Duration warmup;
     private final int repeat;
     private final Map<String, List<Level>> scenarios;
+    private final List<Conditions> conditions;
+    private final String sla;
+    private final int payloadSize;
 
     Profile(Duration duration, Duration warmup, int repeat, Map<String, List<Level>> scenarios) {
+        this(duration, warmup, repeat, scenarios, List.of(Conditions.PLAIN), null, 0);
+    }
+
+    Profile(Duration duration, Duration warmup, int repeat, Map<String, List<Level>> scenarios,
+            List<Conditions> conditions, String sla, int payloadSize) {
         this.duration = duration;
         this.warmup = warmup;
         this.repeat = repeat;
         this.scenarios = scenarios;
+        this.conditions = conditions;
+        this.sla = sla;
+        this.payloadSize = payloadSize;
     }
 
     public static Profile of(String name) {
         try {
-            return valueOf(name.strip().toUpperCase(Locale.ROOT));
+            return valueOf(name.strip().toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown profile '" + name + "'; one of default, seed");
+            throw new IllegalArgumentException("unknown profile '" + name + "'; one of " + names());
         }
+    }
+
+    /** The profiles' names as {@code --profile} takes them. */
+    public static String names() {
+        return Arrays.stream(values()).map(Profile::label).collect(Collectors.joining(", "));
+    }
+
+    /** {@code gzip-sla}: the name {@code --profile} takes. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     public Duration duration() {
@@ -73,9 +115,29 @@ public enum Profile {
         return scenarios;
     }
 
-    private static Map<String, List<Level>> scenarios(String a, List<Level> la, String b, List<Level> lb) {
+    /** The conditions every variant runs under, each in turn. */
+    public List<Conditions> conditions() {
+        return conditions;
+    }
+
+    /** The SLA whose capacity the profile searches, or null for its levels. */
+    public String sla() {
+        return sla;
+    }
+
+    /** The payload of written items, or 0 for the command line's default. */
+    public int payloadSize() {
+        return payloadSize;
+    }
+
+    private static Map<String, List<Level>> scenarios(String a, List<Level> la) {
         Map<String, List<Level>> map = new LinkedHashMap<>();
         map.put(a, la);
+        return map;
+    }
+
+    private static Map<String, List<Level>> scenarios(String a, List<Level> la, String b, List<Level> lb) {
+        Map<String, List<Level>> map = scenarios(a, la);
         map.put(b, lb);
         return map;
     }

@@ -4,6 +4,8 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import org.testbed.runner.capacity.CapacityCsv;
+import org.testbed.runner.capacity.CapacityRecord;
 import org.testbed.schema.ResultRow;
 import org.testbed.runner.csv.StepRecord;
 
@@ -62,7 +64,7 @@ public final class Progress {
                     a.step().rps().min(), a.step().rps().max(), a.step().p99().min(), a.step().p99().max());
         }
         out.printf(Locale.ROOT, "[%3d/%d] %-22s %-9s %-8s %9.0f req/s  p99 %8.3f ms  cpu %7.4f ms/req  load CPU %3.0f%%%s%s%s%s%s  ETA %s%n",
-                stepsDone, totalSteps, row.variant(), row.scenario(), row.key().level(), row.rps(), row.latP99Ms(),
+                stepsDone, totalSteps, row.variant(), row.scenario(), row.key().describe(), row.rps(), row.latP99Ms(),
                 row.cpuMsPerReq(), step.loadSidePct(), step.loadSaturated() ? " SATURATED" : "",
                 step.otherLoadPct() > LoadAccounting.NOISE_PCT
                         ? String.format(Locale.ROOT, "  NOT QUIET (%.0f%% other load)", step.otherLoadPct()) : "",
@@ -82,12 +84,25 @@ public final class Progress {
             ResultRow row = a.row();
             StepRecord step = a.step();
             out.printf(Locale.ROOT, "  %-22s %-9s %-8s %9.0f req/s [%.0f, %.0f]  p99 %8.3f ms [%.3f, %.3f]  cpu %7.4f ms/req [%.4f, %.4f]  (n=%d, %.0f%% CI)%s%s%n",
-                    row.variant(), row.scenario(), row.key().level(), row.rps(), step.rps().ciLow(), step.rps().ciHigh(),
+                    row.variant(), row.scenario(), row.key().describe(), row.rps(), step.rps().ciLow(), step.rps().ciHigh(),
                     row.latP99Ms(), step.p99().ciLow(), step.p99().ciHigh(), row.cpuMsPerReq(), step.cpu().ciLow(),
                     step.cpu().ciHigh(), step.repeats(), 100 * step.rps().confidence(),
                     (step.steady() ? "" : "  NOT STEADY x" + step.notSteadySamples())
                             + (step.warmupUnsettledSamples() == 0 ? "" : "  WARM-UP CUT SHORT x" + step.warmupUnsettledSamples()),
                     step.loadSaturated() ? "  SATURATED" : "");
+        }
+        out.flush();
+    }
+
+    /** The capacities found under {@code --sla}: per variant and scenario, the median over the passes and their range. */
+    void capacities(List<CapacityCsv.Summary> capacities) {
+        out.println("capacity (highest offered rate meeting the SLA with no error; median of the passes [min, max]):");
+        for (CapacityCsv.Summary c : capacities) {
+            CapacityRecord first = c.first();
+            out.printf(Locale.ROOT, "  %-22s %-9s %-8s under %-12s %9.0f req/s [%.0f, %.0f]  (n=%d)%s%n", first.variant(),
+                    first.scenario(), first.conditions().label(), first.sla(), c.capacity().median(), c.capacity().min(),
+                    c.capacity().max(), c.searches().size(),
+                    c.searches().size() == 1 ? "  " + first.reason() : "");
         }
         out.flush();
     }

@@ -32,7 +32,7 @@ final class RunEnvironment {
         run.put("warmup_s", settings.warmup().toMillis() / 1000.0);
         run.put("repeat", settings.repeat());
         run.put("driver", settings.driver());
-        run.put("conditions", settings.conditions().label());
+        run.put("conditions", settings.conditionsLabel());
         run.put("threads", settings.threads());
         run.put("delay_ms", settings.delayMs());
         run.put("payload_bytes", settings.payloadSize());

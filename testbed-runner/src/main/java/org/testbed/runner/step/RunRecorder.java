@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import org.testbed.schema.ResultRow;
 import org.testbed.schema.ResultsCsv;
+import org.testbed.runner.capacity.CapacityCsv;
+import org.testbed.runner.capacity.CapacityRecord;
 import org.testbed.runner.counters.CountersCsv;
 import org.testbed.runner.csv.SamplesCsv;
 import org.testbed.runner.csv.StepRecord;
@@ -24,6 +26,7 @@ final class RunRecorder {
     private final Path stepsCsv;
     private final Path samplesCsv;
     private final Path countersCsv;
+    private final Path capacityCsv;
     private final Map<ResultRow.StepKey, List<Sample>> byStep = new LinkedHashMap<>();
 
     private RunRecorder(Path out) {
@@ -31,16 +34,23 @@ final class RunRecorder {
         this.stepsCsv = out.resolve(StepsCsv.FILE);
         this.samplesCsv = out.resolve(SamplesCsv.FILE);
         this.countersCsv = out.resolve(CountersCsv.FILE);
+        this.capacityCsv = out.resolve(CapacityCsv.FILE);
     }
 
-    /** @param counters whether the samples carry perf counters (then counters.csv is written too) */
-    static RunRecorder create(Path out, boolean counters) throws IOException {
+    /**
+     * @param counters whether the samples carry perf counters (then counters.csv is written too)
+     * @param capacity whether the run searches capacities under an SLA (then capacity.csv is written too)
+     */
+    static RunRecorder create(Path out, boolean counters, boolean capacity) throws IOException {
         RunRecorder recorder = new RunRecorder(out);
         ResultsCsv.create(recorder.resultsCsv);
         StepsCsv.TABLE.create(recorder.stepsCsv);
         SamplesCsv.TABLE.create(recorder.samplesCsv);
         if (counters) {
             CountersCsv.TABLE.create(recorder.countersCsv);
+        }
+        if (capacity) {
+            CapacityCsv.TABLE.create(recorder.capacityCsv);
         }
         return recorder;
     }
@@ -59,6 +69,11 @@ final class RunRecorder {
         }
         ResultsCsv.write(resultsCsv, rows);
         StepsCsv.TABLE.write(stepsCsv, steps);
+    }
+
+    /** Appends one capacity search's outcome to capacity.csv. */
+    void recordCapacity(CapacityRecord record) throws IOException {
+        CapacityCsv.TABLE.append(capacityCsv, record);
     }
 
     /** The samples so far of the step {@code key} (empty when none). */

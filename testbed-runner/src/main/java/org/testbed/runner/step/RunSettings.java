@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.schema.Conditions;
 import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.runner.load.Level;
@@ -37,7 +38,10 @@ import org.testbed.variant.Variant;
  * @param repeat how many times every step is measured, each time in a freshly started server
  * @param mixedJdks run each variant on its oldest suitable JDK instead of one shared JDK 21+
  * @param counters whether to count the server's events with perf stat during each step ({@code counters.csv})
- * @param conditions HTTPS ({@code --tls}) and gzip ({@code --gzip}): how every variant is started and driven
+ * @param conditionSets HTTPS ({@code --tls}), gzip ({@code --gzip}) and metrics ({@code --metrics}): how every
+ *                      variant is started and driven; with several ({@code --conditions plain,tls}) every variant
+ *                      is run under each in turn, started afresh for each
+ * @param capacity with {@code --sla}: the capacity search each scenario runs instead of its levels; else null
  * @param serverHost the server's machine ({@code --server-host}): each variant is deployed and read there and
  *                   driven from here; null to run everything on this machine
  */
@@ -46,24 +50,59 @@ public record RunSettings(Path root, Path out, String runId, List<Variant> varia
                           Pinning pinning, String flamegraph, String driver, int threads, int delayMs,
                           int payloadSize, int maxConnections, Duration timeout, double saturationPct,
                           List<String> jvmArgs, String memcachedServers, List<String> commandLine,
-                          int repeat, boolean mixedJdks, boolean counters, Conditions conditions,
-                          RemoteHostSettings serverHost) {
+                          int repeat, boolean mixedJdks, boolean counters, List<Conditions> conditionSets,
+                          CapacityPlan capacity, RemoteHostSettings serverHost) {
 
     public RunSettings {
-        conditions = conditions == null ? Conditions.PLAIN : conditions;
+        conditionSets = conditionSets == null || conditionSets.isEmpty() ? List.of(Conditions.PLAIN) : List.copyOf(conditionSets);
     }
 
-    /** Steps in one pass over the variants (a run makes {@code repeat} passes). */
+    /**
+     * The conditions of a variant session: the first set. The runner gives each session the settings of
+     * one set ({@link #forConditions}).
+     */
+    public Conditions conditions() {
+        return conditionSets.get(0);
+    }
+
+    /** These settings with one set of conditions: what one variant session runs under. */
+    public RunSettings forConditions(Conditions conditions) {
+        return new RunSettings(root, out, runId, variants, java, scenarios, duration, warmup, profile, pinning, flamegraph,
+                driver, threads, delayMs, payloadSize, maxConnections, timeout, saturationPct, jvmArgs, memcachedServers,
+                commandLine, repeat, mixedJdks, counters, List.of(conditions), capacity, serverHost);
+    }
+
+    /** The conditions as the console and environment.json show them: {@code plain,tls}. */
+    public String conditionsLabel() {
+        return String.join(",", conditionSets.stream().map(Conditions::label).toList());
+    }
+
+    /**
+     * What a file of this session's is named after besides its variant, scenario and level: nothing
+     * under plain conditions (the names runs have always had), else {@code -tls}, {@code -tls+gzip}.
+     */
+    public String conditionsSuffix() {
+        return conditions().equals(Conditions.PLAIN) ? "" : "-" + conditions().label();
+    }
+
+    /**
+     * Steps in one pass over the variants (a run makes {@code repeat} passes); with {@code --sla} the
+     * most probes the searches can take.
+     */
     public int stepCount() {
-        return variants.size() * scenarios.values().stream().mapToInt(List::size).sum();
+        return variants.size() * conditionSets.size() * stepsPerVariant();
+    }
+
+    private int stepsPerVariant() {
+        if (capacity != null) {
+            return scenarios.size() * capacity.maxProbes();
+        }
+        return scenarios.values().stream().mapToInt(List::size).sum();
     }
 
     /** Warm-ups (at their maximum) and steps of all variants in one pass, in milliseconds: what the ETA starts from. */
     public long plannedMillis() {
-        long perVariant = 0;
-        for (List<Level> levels : scenarios.values()) {
-            perVariant += warmup.toMillis() + levels.size() * duration.toMillis();
-        }
-        return perVariant * variants.size();
+        return variants.size() * conditionSets.size()
+                * (scenarios.size() * warmup.toMillis() + stepsPerVariant() * duration.toMillis());
     }
 }

@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.testbed.memcached.MemcachedProcess;
+import org.testbed.runner.capacity.CapacityCsv;
 import org.testbed.schema.Conditions;
+import org.testbed.schema.ResultRow;
 import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
@@ -43,7 +45,7 @@ public final class Runner {
         Path out = settings.out();
         Files.createDirectories(out.resolve("raw"));
         Files.createDirectories(out.resolve("logs"));
-        RunRecorder recorder = RunRecorder.create(out, settings.counters());
+        RunRecorder recorder = RunRecorder.create(out, settings.counters(), settings.capacity() != null);
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Pinning pinning = settings.pinning();
         Environment.cpus(); // counted before this process is pinned
@@ -60,12 +62,17 @@ public final class Runner {
         Flamegraphs flamegraphs = settings.flamegraph() != null
                 ? Flamegraphs.prepare(out.resolve("flame"), settings.flamegraph()) : null;
         Progress progress = new Progress(console, recorder, settings.stepCount() * settings.repeat(),
-                settings.plannedMillis() * settings.repeat(), javas.size() * settings.repeat());
+                settings.plannedMillis() * settings.repeat(), javas.size() * settings.conditionSets().size() * settings.repeat());
         progress.info(String.format(Locale.ROOT, "testbed run %s: %d variant(s), scenarios %s, %s per step after up to %s"
-                        + " of warm-up%s%s; %s; results in %s", settings.runId(), javas.size(), settings.scenarios().keySet(),
+                        + " of warm-up%s%s%s; %s; results in %s", settings.runId(), javas.size(), settings.scenarios().keySet(),
                 human(settings.duration()), human(settings.warmup()),
+                settings.capacity() == null ? "" : String.format(Locale.ROOT, ", capacity under %s searched from %s to %s"
+                        + " req/s to within %s%%", settings.capacity().sla().label(), ResultRow.num(settings.capacity().low(), 0),
+                        ResultRow.num(settings.capacity().high(), 0), ResultRow.num(100 * settings.capacity().precision(), 1)),
                 settings.repeat() > 1 ? ", every step " + settings.repeat() + " times (variant order rotated)" : "",
-                settings.conditions().equals(Conditions.PLAIN) ? "" : ", conditions " + settings.conditions().label(),
+                settings.conditionSets().equals(List.of(Conditions.PLAIN)) ? ""
+                        : ", conditions " + settings.conditionsLabel() + (settings.conditionSets().size() > 1
+                        ? " (every variant under each, started afresh for each)" : ""),
                 pinning.describe(), out));
         progress.info("ETA " + progress.eta());
 
@@ -92,37 +99,45 @@ public final class Runner {
             }
             run.put("memcached_servers", memcachedServers);
             run.put("memcached_started_by_runner", memcached != null || serverHost != null && serverHost.memcachedPid() > 0);
-            StepMeasurement measurement = new StepMeasurement(settings, flamegraphs, memcached != null ? memcached.pid() : -1,
-                    problems);
-            VariantSession session = new VariantSession(settings, measurement, progress, recorder, problems, serverHost);
+            List<Conditions> conditionSets = settings.conditionSets();
+            List<VariantSession> sessions = new ArrayList<>();
+            for (Conditions conditions : conditionSets) {
+                RunSettings under = settings.forConditions(conditions);
+                StepMeasurement measurement = new StepMeasurement(under, flamegraphs, memcached != null ? memcached.pid() : -1,
+                        problems);
+                sessions.add(new VariantSession(under, measurement, progress, recorder, problems, serverHost));
+            }
             List<Map.Entry<Variant, Path>> variants = new ArrayList<>(javas.entrySet());
             passes:
             for (int repeat = 1; repeat <= settings.repeat(); repeat++) {
                 for (Map.Entry<Variant, Path> entry : rotated(variants, repeat - 1)) {
                     Variant variant = entry.getKey();
-                    int index = variants.indexOf(entry) + 1;
-                    long t0 = System.nanoTime();
-                    long planned = 0;
-                    try {
-                        VariantOutcome outcome = session.run(index, repeat, variant, entry.getValue(),
-                                remote ? RemoteRun.PENDING_JDK : jdks.info(entry.getValue()), memcachedServers);
-                        planned = outcome.plannedMillis();
-                    } catch (ConditionRefusedException e) {
-                        throw e; // --tls or --gzip that a variant cannot honour: the run stops
-                    } catch (ServerLostException e) {
-                        // The server's machine is gone: every later step would fail the same way. The steps
-                        // done are kept; the report and environment.json are still written.
-                        problems.add(e.getMessage());
-                        progress.info("!! " + e.getMessage() + "; the run stops here, the steps measured so far are kept");
-                        break passes;
-                    } catch (IOException | RuntimeException e) {
-                        String problem = variant.name() + (settings.repeat() > 1 ? " (repeat " + repeat + ")" : "")
-                                + ": " + e.getMessage();
-                        problems.add(problem);
-                        progress.info("!! " + problem.lines().findFirst().orElse(problem) + " (skipped; see "
-                                + out.relativize(out.resolve("logs")) + ")");
+                    for (int c = 0; c < conditionSets.size(); c++) {
+                        // Keys apart per variant and conditions: a second session must not find the first's items.
+                        int index = c * variants.size() + variants.indexOf(entry) + 1;
+                        long t0 = System.nanoTime();
+                        long planned = 0;
+                        try {
+                            VariantOutcome outcome = sessions.get(c).run(index, repeat, variant, entry.getValue(),
+                                    remote ? RemoteRun.PENDING_JDK : jdks.info(entry.getValue()), memcachedServers);
+                            planned = outcome.plannedMillis();
+                        } catch (ConditionRefusedException e) {
+                            throw e; // --tls or --gzip that a variant cannot honour: the run stops
+                        } catch (ServerLostException e) {
+                            // The server's machine is gone: every later step would fail the same way. The steps
+                            // done are kept; the report and environment.json are still written.
+                            problems.add(e.getMessage());
+                            progress.info("!! " + e.getMessage() + "; the run stops here, the steps measured so far are kept");
+                            break passes;
+                        } catch (IOException | RuntimeException e) {
+                            String problem = variant.name() + (conditionSets.size() > 1 ? " " + conditionSets.get(c).label() : "")
+                                    + (settings.repeat() > 1 ? " (repeat " + repeat + ")" : "") + ": " + e.getMessage();
+                            problems.add(problem);
+                            progress.info("!! " + problem.lines().findFirst().orElse(problem) + " (skipped; see "
+                                    + out.relativize(out.resolve("logs")) + ")");
+                        }
+                        progress.variantDone(Math.max(0, (System.nanoTime() - t0) / 1_000_000 - planned));
                     }
-                    progress.variantDone(Math.max(0, (System.nanoTime() - t0) / 1_000_000 - planned));
                 }
             }
         } finally {
@@ -156,6 +171,9 @@ public final class Runner {
         Environment.write(out.resolve(Environment.FILE), env);
         if (settings.repeat() > 1) {
             progress.summary(recorder.aggregates());
+        }
+        if (settings.capacity() != null) {
+            progress.capacities(CapacityCsv.summaries(CapacityCsv.TABLE.read(out.resolve(CapacityCsv.FILE))));
         }
         Path report = ReportWriter.write(out);
         progress.info(String.format(Locale.ROOT, "done in %s: %d row(s) in %s, report %s%s", progress.elapsed(),

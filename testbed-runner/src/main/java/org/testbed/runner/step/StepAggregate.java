@@ -48,7 +48,7 @@ record StepAggregate(ResultRow row, StepRecord step) {
                 (int) samples.stream().filter(s -> !s.sample().steady()).count(),
                 median(samples, s -> s.sample().latP99UncorrectedMs()), median(samples, s -> s.sample().scheduleLagP99Ms()),
                 (int) samples.stream().filter(s -> !s.sample().warmupSettled()).count(), d.conditions(), d.tlsHandshakes(),
-                d.gzipResponses());
+                d.gzipResponses(), d.sla());
         return new StepAggregate(row, step);
     }
 

@@ -58,7 +58,8 @@ final class StepMeasurement {
                    int repeat, WarmUp warmUp) throws IOException, InterruptedException {
         LoadDriver driver = driverFor(workload, level);
         long pid = server.pid();
-        String slug = workload.name() + "-" + level.slug() + (settings.repeat() > 1 ? "-r" + repeat : "");
+        String slug = workload.name() + "-" + level.slug() + settings.conditionsSuffix()
+                + (settings.repeat() > 1 ? "-r" + repeat : "");
         Path rawFile = settings.out().resolve("raw").resolve(variant.name()).resolve(slug + ".txt");
         Files.createDirectories(rawFile.getParent());
         int loadCpus = settings.pinning().loadCpuCount();
@@ -115,7 +116,8 @@ final class StepMeasurement {
                 result.peakConnections(), settings.pinning().serverCpus(), settings.pinning().loadCpus(), delayMs,
                 settings.threads(), raw, flame, 1, Spread.single(row.rps()), Spread.single(row.latP99Ms()),
                 Spread.single(row.cpuMsPerReq()), warmUp.seconds(), steady ? 0 : 1, uncorrectedP99, lagP99,
-                warmUp.settled() ? 0 : 1, settings.conditions(), result.tlsHandshakes(), result.gzipResponses());
+                warmUp.settled() ? 0 : 1, settings.conditions(), result.tlsHandshakes(), result.gzipResponses(),
+                settings.capacity() == null ? "" : settings.capacity().sla().label());
         SampleRecord sample = new SampleRecord(variant.name(), workload.name(), row.concurrency(), row.targetRps(), repeat,
                 row.rps(), row.latP99Ms(), row.cpuMsPerReq(), row.errors(), uncorrectedP99, lagP99, warmUp.seconds(), steady, raw,
                 warmUp.settled(), settings.conditions(), result.tlsHandshakes(), result.gzipResponses());

@@ -8,6 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
+import org.testbed.runner.capacity.CapacityPlan;
+import org.testbed.runner.capacity.CapacityRecord;
+import org.testbed.runner.capacity.CapacitySearch;
+import org.testbed.schema.ResultRow;
 import org.testbed.schema.Conditions;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
@@ -33,6 +38,8 @@ import org.testbed.variant.VariantProcess;
 final class VariantSession {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final int WARMUP_MAX_USERS = 64;
+    /** After a missed capacity probe, before the health check: the backlog's connections drain and close. */
+    private static final Duration RECOVERY_PAUSE = Duration.ofSeconds(1);
 
     private final RunSettings settings;
     private final StepMeasurement measurement;
@@ -53,7 +60,8 @@ final class VariantSession {
     }
 
     /**
-     * @param index the variant's place in the run (1-based), which keeps its keys apart from the others'
+     * @param index the variant's place in the run (1-based; one per variant and conditions), which keeps its keys
+     *              apart from the others'
      * @param repeat which pass of the run this is (1-based), which keeps its keys apart from earlier passes'
      */
     VariantOutcome run(int index, int repeat, Variant variant, Path java, JdkInfo jdk, String memcachedServers)
@@ -63,18 +71,21 @@ final class VariantSession {
             throw new IOException("the jar " + variant.jar() + " is missing (./testbed run builds it; or ./mvnw -pl "
                     + variant.module() + " -am package -DskipTests)");
         }
-        Path log = settings.out().resolve("logs").resolve(variant.name()
+        Path log = settings.out().resolve("logs").resolve(variant.name() + settings.conditionsSuffix()
                 + (settings.repeat() > 1 ? "-r" + repeat : "") + ".log");
-        progress.info(String.format(Locale.ROOT, "== %s (%s, JDK %s)%s: starting", variant.name(), variant.mode(),
-                jdk.label(), settings.repeat() > 1 ? ", repeat " + repeat + "/" + settings.repeat() : ""));
+        progress.info(String.format(Locale.ROOT, "== %s (%s, JDK %s)%s%s: starting", variant.name(), variant.mode(),
+                jdk.label(), settings.conditions().equals(Conditions.PLAIN) ? "" : ", " + settings.conditions().label(),
+                settings.repeat() > 1 ? ", repeat " + repeat + "/" + settings.repeat() : ""));
         long planned = 0;
         try (RunningServer server = remote != null
                 ? remote.start(variant, jar, remoteJvmArgs(), serverFlags(), settings.conditions().tls(), log, problems)
                 : new LocalServer(start(variant, command(variant, java, jdk, jar, memcachedServers), log),
                         jdk.home().isEmpty() ? null : Path.of(jdk.home()))) {
+            // On the server's machine the JDK is the one it chose, known once the variant is deployed.
+            JdkInfo serverJdk = server.jdk() != null ? server.jdk() : jdk;
             if (server.jdk() != null) {
-                jdk = server.jdk();
-                progress.info("   on " + server.machine().host() + " (" + server.machine().arch() + "), JDK " + jdk.label());
+                progress.info("   on " + server.machine().host() + " (" + server.machine().arch() + "), JDK "
+                        + serverJdk.label());
             }
             Target target = Target.of(server.baseUri());
             ServerReadiness.awaitHealthy(server.baseUri());
@@ -85,25 +96,40 @@ final class VariantSession {
                 ServerReadiness.preload(server.baseUri(), scenarios.preload(scenarios.workload(name, keys + "-pre")));
                 WarmUp warmUp = warmUp(server, target, scenarios.workload(name, keys + "-warm-" + name), scenario.getValue());
                 planned += Math.round(warmUp.seconds() * 1000);
-                for (Level level : scenario.getValue()) {
+                // A warm-up of more users than the server has threads leaves requests queued in it when the
+                // driver stops: the health check answers once they have drained, so the first step starts
+                // from the server's steady state, not from the warm-up's backlog (1.5 s of it for 64 users
+                // on 4 threads with 100 ms of delay).
+                ServerReadiness.awaitHealthy(server.baseUri());
+                StepRunner steps = (level, slug) -> {
                     String step = variant.name() + " " + name + " " + level.label();
                     if (!alive(server, step)) {
                         throw new IOException(variant.name() + " exited during the run; see " + log);
                     }
-                    Workload workload = scenarios.workload(name, keys + "-" + name + "-" + level.slug());
+                    Workload workload = scenarios.workload(name, keys + "-" + name + "-" + slug);
                     try {
-                        Sample sample = measurement.measure(variant, server, jdk, workload, level, target, repeat, warmUp);
+                        Sample sample = measurement.measure(variant, server, serverJdk, workload, level, target, repeat, warmUp);
                         recorder.record(sample);
                         progress.step(sample);
+                        return sample;
                     } catch (ServerLostException e) {
                         throw e.during(step);
                     } catch (IOException e) {
                         String problem = variant.name() + " " + name + " " + level.label() + ": " + e.getMessage();
                         problems.add(problem);
                         progress.info("!! " + problem);
+                        return null;
+                    } finally {
+                        progress.planned(settings.duration());
                     }
-                    progress.planned(settings.duration());
-                    planned += settings.duration().toMillis();
+                };
+                if (settings.capacity() != null) {
+                    planned += searchCapacity(variant, name, repeat, steps, server);
+                } else {
+                    for (Level level : scenario.getValue()) {
+                        steps.measure(level, level.slug());
+                        planned += settings.duration().toMillis();
+                    }
                 }
             }
         }
@@ -117,6 +143,49 @@ final class VariantSession {
         } catch (ServerLostException e) {
             throw e.during(step);
         }
+    }
+
+    /** Measures one step of a scenario; null when the step failed (reported, the next one is tried). */
+    @FunctionalInterface
+    private interface StepRunner {
+        Sample measure(Level level, String slug) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Runs the scenario's {@link CapacitySearch}: each rate it asks for is a step of its own (recorded
+     * like any other, with the SLA in steps.csv), until it has found the highest rate that meets
+     * the SLA; the outcome goes to capacity.csv. A step that failed to measure counts as missed. A
+     * missed rate leaves the server with a backlog (queued requests, connections closing): the next
+     * probe waits until it answers its health check again, so it starts from an idle server.
+     * Returns the planned time the probes took, in milliseconds.
+     */
+    private long searchCapacity(Variant variant, String scenario, int repeat, StepRunner steps, RunningServer server)
+            throws IOException, InterruptedException {
+        CapacityPlan plan = settings.capacity();
+        CapacitySearch search = plan.newSearch();
+        long planned = 0;
+        for (OptionalDouble next = search.next(); next.isPresent(); next = search.next()) {
+            Level level = Level.open(next.getAsDouble());
+            Sample sample = steps.measure(level, level.slug());
+            planned += settings.duration().toMillis();
+            CapacitySearch.Probe probe = sample == null
+                    ? new CapacitySearch.Probe(level.rate(), Double.NaN, 1, false, false)
+                    : new CapacitySearch.Probe(level.rate(), plan.sla().latencyOf(sample.row()), sample.row().errors(),
+                    plan.sla().met(plan.sla().latencyOf(sample.row()), sample.row().errors()), sample.step().loadSaturated());
+            search.record(probe);
+            progress.info(String.format(Locale.ROOT, "   %s %s at %s/s: %s", scenario, plan.sla().label(),
+                    ResultRow.num(level.rate(), 0), probe.met() ? "met" : "missed"));
+            if (!probe.met() && !search.done()) {
+                Thread.sleep(RECOVERY_PAUSE.toMillis());
+                ServerReadiness.awaitHealthy(server.baseUri());
+            }
+        }
+        CapacityRecord record = CapacityRecord.of(variant.name(), scenario, settings.conditions(), plan.sla(), repeat,
+                search.result());
+        recorder.recordCapacity(record);
+        progress.info(String.format(Locale.ROOT, "   capacity of %s %s under %s: %s req/s (%s)", variant.name(), scenario,
+                plan.sla().label(), ResultRow.num(record.capacityRps(), 0), record.reason()));
+        return planned;
     }
 
     /**

@@ -307,7 +307,7 @@
       ['host', m.host], ['CPU', m.cpu_model], ['arch / CPUs', (m.arch || '') + ' / ' + (m.cpus || '')],
       ['kernel', m.kernel], ['OS', m.os], ['CPU governor', typeof m.cpu_governor === 'string' ? m.cpu_governor : JSON.stringify(m.cpu_governor)],
       ['JDKs (flags as the server saw them)', jdks], ['pinning', pin.description],
-      ['profile', run.profile], ['driver', run.driver], ['conditions (TLS, gzip)', run.conditions || 'plain'], ['step / warm-up', (run.duration_s || '') + ' s / ' + (run.warmup_s || '') + ' s'],
+      ['profile', run.profile], ['driver', run.driver], ['conditions (TLS, gzip, metrics)', run.conditions || 'plain'], ['step / warm-up', (run.duration_s || '') + ' s / ' + (run.warmup_s || '') + ' s'],
       ['sync worker threads / delay', (run.threads || '') + ' / ' + (run.delay_ms || '') + ' ms'],
       ['memcached', (run.memcached_servers || '') + (run.memcached_started_by_runner ? ' (started by the runner)' : '')],
       ['tools', env.tools ? 'wrk: ' + env.tools.wrk + '; memcached: ' + env.tools.memcached : ''],
@@ -391,7 +391,13 @@
       }));
   }
 
+  // A step under conditions other than plain (--tls, --conditions plain,metrics) is its own series: "vertx tls".
+  function seriesOf(r) { return r.conditions && r.conditions !== 'plain' ? r.variant + ' ' + r.conditions : r.variant; }
+
   function renderReport(data) {
+    [data.rows, data.counters, data.capacity].forEach(function (list) {
+      (list || []).forEach(function (r) { r.server = r.variant; r.variant = seriesOf(r); });
+    });
     var rows = data.rows || [];
     var env = data.env || {};
     rowCount = rows.length;
@@ -409,6 +415,8 @@
     var variants = unique(rows.map(function (r) { return r.variant; }));
     var color = {};
     variants.forEach(function (v, i) { color[v] = PALETTE[i % PALETTE.length]; });
+    if (data.capacity && data.capacity.length) { renderCapacity(main, data.capacity, color); }
+    renderConditionCost(main, rows);
     renderRepeats(main, rows, variants, run);
     var scenarios = unique(rows.map(function (r) { return r.scenario; }));
     scenarios.forEach(function (sc) {
@@ -451,8 +459,18 @@
           }
           lineChart(div, {title: sc + ': throughput vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate'), xLabel: kind[2],
             yLabel: 'responses per second', xLog: xLog, xTicks: xLog ? xs : null, series: series, bounds: bounds});
+          // The probes of a capacity search (--sla on p99): the objective as a line, so the rates met lie under it.
+          var slaBounds = [];
+          unique(kr.map(function (r) { return r.step && r.step.sla; }).filter(function (x) { return x; })).forEach(function (sla) {
+            var m = /^p99(<=|<)([0-9.]+)ms$/.exec(sla);
+            if (m && xs.length) {
+              var sx2 = xs.slice().sort(function (a, b) { return a - b; });
+              slaBounds.push({name: 'SLA ' + sla, label: 'SLA ' + sla, color: '#b00020',
+                points: [{x: sx2[0], y: Number(m[2])}, {x: sx2[sx2.length - 1], y: Number(m[2])}]});
+            }
+          });
           lineChart(div, {title: sc + ': p99 latency vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate'), xLabel: kind[2],
-            yLabel: 'p99 latency, ms', xLog: xLog, xTicks: xLog ? xs : null, yLog: true, series: series.map(function (s, i) {
+            yLabel: 'p99 latency, ms', xLog: xLog, xTicks: xLog ? xs : null, yLog: true, bounds: slaBounds, series: series.map(function (s, i) {
               var v = variants.filter(function (vv) { return kr.some(function (r) { return r.variant === vv; }); })[i];
               return {name: s.name, color: s.color, points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
                 var sp = spreadOf(r, 'p99');
@@ -524,6 +542,58 @@
       }), function (i) { return saturated(rows[i]) ? 'saturated' : ''; });
     if (data.counters && data.counters.length) { renderCounters(main, data.counters, color); }
     renderEnvironment(main, env);
+  }
+
+  // A run under several conditions (--conditions plain,metrics): each condition's step against the same step under plain.
+  function renderConditionCost(main, rows) {
+    var pairs = [];
+    rows.forEach(function (r) {
+      if (!r.conditions || r.conditions === 'plain') { return; }
+      var base = rows.filter(function (p) {
+        return p.server === r.server && p.scenario === r.scenario && levelOf(p) === levelOf(r) && (p.conditions || 'plain') === 'plain' && !!(p.target_rps > 0) === !!(r.target_rps > 0);
+      })[0];
+      if (base) { pairs.push([base, r]); }
+    });
+    if (!pairs.length) { return; }
+    html('h2', {}, main, 'What each condition costs (against the same step under plain)');
+    html('p', {'class': 'note'}, main, 'Each variant ran under each set of conditions in turn, started afresh for each. Ratios are the condition\'s step over the plain one (medians); ' +
+      'for intervals and verdicts from the repeats, run ./testbed compare on this run folder twice with --conditions plain:<set>.');
+    function ratio(b, a) { return a > 0 ? fmt(b / a, 3) : ''; }
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'conditions', l: 1}, 'req/s plain', 'req/s', 'ratio',
+      'p99 ms plain', 'p99 ms', 'ratio', 'CPU ms/req plain', 'CPU ms/req', 'ratio', 'CPU µs/req added'],
+      pairs.map(function (p) {
+        var a = p[0], b = p[1];
+        return [a.server, a.scenario, levelLabel(a), b.conditions, fmt(a.rps), fmt(b.rps), ratio(b.rps, a.rps), fmt(a.lat_p99_ms, 3), fmt(b.lat_p99_ms, 3),
+          ratio(b.lat_p99_ms, a.lat_p99_ms), fmt(cpuPerReq(a), 4), fmt(cpuPerReq(b), 4), ratio(cpuPerReq(b), cpuPerReq(a)), fmt(1000 * (cpuPerReq(b) - cpuPerReq(a)), 1)];
+      }));
+  }
+
+  // capacity.csv (--sla): the highest offered rate whose step met the SLA with no error, per variant and scenario.
+  function renderCapacity(main, capacity, color) {
+    html('h2', {}, main, 'Capacity under ' + unique(capacity.map(function (c) { return c.sla; })).join(', '));
+    html('p', {'class': 'note'}, main, 'Each capacity is the highest offered rate (open model, latency from the intended start) whose step met the objective with no error: ' +
+      'the rate doubled until a step missed, then bisected between the last rate met and the first missed. Every probe is a step of its own, drawn below with the scenario. ' +
+      'With repeats, each pass searched in a freshly started server: the bar is the median, the whisker the range of the passes. Capacity 0 means even the lowest rate missed.');
+    var scenarios = unique(capacity.map(function (c) { return c.scenario; }));
+    var div = html('div', {'class': 'charts'}, main);
+    scenarios.forEach(function (sc) {
+      var cs = capacity.filter(function (c) { return c.scenario === sc; });
+      barChart(div, {title: sc + ': capacity under ' + unique(cs.map(function (c) { return c.sla; })).join(', '), yLabel: 'requests per second', groups: cs.map(function (c) {
+        return {label: c.variant, color: color[c.variant], bars: [{label: c.sla,
+          segments: [{value: c.capacity_rps, color: color[c.variant], name: 'capacity, req/s', digits: 0}],
+          err: c.searches > 1 ? {lo: c.min, hi: c.max, tip: 'range of ' + c.searches + ' passes: [' + fmt(c.min) + ', ' + fmt(c.max) + ']'} : null}]};
+      })});
+    });
+    var rows = [];
+    capacity.forEach(function (c) {
+      c.passes.forEach(function (p, i) {
+        rows.push([i === 0 ? c.variant : '', i === 0 ? c.scenario : '', i === 0 ? c.conditions : '', i === 0 ? c.sla : '',
+          i === 0 ? fmt(c.capacity_rps) + (c.searches > 1 ? ' [' + fmt(c.min) + ', ' + fmt(c.max) + ']' : '') : '',
+          p.repeat, fmt(p.capacity_rps), p.probe_log, p.reason]);
+      });
+    });
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, {name: 'conditions', l: 1}, {name: 'SLA', l: 1}, 'capacity, req/s',
+      'pass', 'found', {name: 'probes (req/s)', l: 1}, {name: 'why it stopped there', l: 1}], rows);
   }
 
   // counters.csv (--counters): what perf stat counted in the server per request, median of a step's samples.
@@ -680,6 +750,7 @@
         (data.onlyA || []).map(function (k) { return ['A', k.variant, k.scenario, k.level]; })
           .concat((data.onlyB || []).map(function (k) { return ['B', k.variant, k.scenario, k.level]; })));
     }
+    if ((data.capacity || []).length) { renderCapacityRatios(main, data.capacity); }
     if ((data.counters || []).length) { renderCounterRatios(main, data.counters); }
     html('h2', {}, main, 'Environments side by side');
     var fa = flatten(data.a.env || {}, '', {}), fb = flatten(data.b.env || {}, '', {});
@@ -695,6 +766,21 @@
   }
 
   // Both runs had --counters: per step, each per-request counter's B/A beside CPU's, so a CPU change reads as instructions × IPC.
+  // Both runs had --sla: each capacity's B/A, with the interval and verdict from the passes (higher is better).
+  function renderCapacityRatios(main, entries) {
+    html('h2', {}, main, 'Capacity under an SLA, B/A');
+    html('p', {'class': 'note'}, main, 'The highest offered rate that met the objective with no error, the median of each run\'s passes [their range]. ' +
+      'Interval and verdict as for throughput, from the passes\' capacities: higher is better.');
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, {name: 'conditions', l: 1}, {name: 'SLA', l: 1}, 'A, req/s', 'B, req/s', 'B/A', 'interval', {name: 'verdict', l: 1}],
+      entries.map(function (e) {
+        var v = verdictOf(e);
+        return [e.variant, e.scenario, e.conditions, e.sla, fmt(e.a) + ' ' + e.a_range, fmt(e.b) + ' ' + e.b_range,
+          {text: e.ratio === null ? 'n/a' : fmt(e.ratio, 3), cls: v.cls},
+          e.ciLow === null || e.ciLow === undefined ? '–' : '[' + fmt(e.ciLow, 3) + ', ' + fmt(e.ciHigh, 3) + ']',
+          {text: e.verdict === 'faster' ? 'higher' : e.verdict === 'slower' ? 'lower' : e.verdict, cls: v.cls}];
+      }));
+  }
+
   function renderCounterRatios(main, steps) {
     html('h2', {}, main, 'Why: server counters per request, B/A');
     html('p', {'class': 'note'}, main, 'perf stat in the server, medians of each step\'s samples. CPU per request ≈ instructions per request ÷ IPC: ' +

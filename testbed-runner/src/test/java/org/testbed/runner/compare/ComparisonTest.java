@@ -269,4 +269,28 @@ class ComparisonTest {
         }
         return all;
     }
+
+    @Test
+    void aConditionIsPricedByMatchingItsStepsWithThePlainOnesOfOneRun(@TempDir Path dir) throws Exception {
+        Conditions metrics = Conditions.parse("metrics");
+        List<SampleRecord> plain = repeats("vertx", 64, 20000, 4.0, 0.040);
+        List<SampleRecord> with = repeats("vertx", 64, 18000, 4.0, 0.046).stream().map(x -> x.withConditions(metrics)).toList();
+        ResultsCsv.write(dir.resolve(ResultsCsv.FILE), List.of(median(plain), median(with).withConditions(metrics)));
+        SamplesCsv.TABLE.create(dir.resolve(SamplesCsv.FILE));
+        for (SampleRecord r : concat(plain, with)) {
+            SamplesCsv.TABLE.append(dir.resolve(SamplesCsv.FILE), r);
+        }
+        // Without the option, a run compared with itself matches each condition with itself only.
+        assertThat(CompareWriter.load(dir, dir).matched()).allSatisfy(m -> assertThat(m.rpsRatio()).isEqualTo(1.0));
+
+        Comparison priced = CompareWriter.load(dir, Conditions.PLAIN, dir, metrics);
+        assertThat(priced.matched()).singleElement().satisfies(m -> {
+            assertThat(m.rpsRatio()).isCloseTo(0.9, within(0.01));
+            assertThat(m.cpuRatio()).isCloseTo(1.15, within(0.01));
+            assertThat(m.changes()).filteredOn(ch -> ch.metric() == Comparison.Metric.RPS).singleElement()
+                    .satisfies(ch -> assertThat(ch.verdict()).isEqualTo(Verdict.SLOWER));
+        });
+        assertThat(priced.onlyA()).isEmpty();
+        assertThat(priced.onlyB()).isEmpty();
+    }
 }

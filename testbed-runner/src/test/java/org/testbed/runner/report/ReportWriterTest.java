@@ -14,7 +14,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testbed.runner.compare.CompareWriter;
+import org.testbed.runner.capacity.CapacityCsv;
+import org.testbed.runner.capacity.CapacityRecord;
 import org.testbed.schema.ResultRow;
+import org.testbed.schema.Conditions;
 import org.testbed.schema.ResultsCsv;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.SamplesCsv;
@@ -216,6 +219,41 @@ class ReportWriterTest {
         String dom = rendered(Chromium.dumpDom(CompareWriter.html(dir, dir, CompareWriter.load(dir, dir), dir.resolve("self.html"))));
         assertThat(dom).contains("data-render=\"ok\"").contains("Nothing changed beyond noise (72 figures compared).")
                 .doesNotContain("<li class=").doesNotContain("figures have no noise estimate");
+    }
+
+    @Test
+    void aCapacityRunLeadsWithItsCapacitiesAndConditionsAreSeriesWithTheirCost(@TempDir Path dir) throws Exception {
+        syntheticRun(dir, 1.0);
+        // vertx's mix steps again under metrics, at 90 % of the throughput and 115 % of the CPU.
+        List<ResultRow> rows = new ArrayList<>(ResultsCsv.read(dir.resolve(ResultsCsv.FILE)));
+        Conditions metrics = Conditions.parse("metrics");
+        for (ResultRow r : List.copyOf(rows)) {
+            if (r.variant().equals("vertx") && r.scenario().equals("mix")) {
+                rows.add(new ResultRow(r.runId(), r.startedAt(), r.host(), r.arch(), r.cpuModel(), r.cpus(), r.jdk(), r.variant(),
+                        r.mode(), r.scenario(), r.driver(), r.concurrency(), r.targetRps(), r.durationS(), r.requests(), 0,
+                        r.rps() * 0.9, r.latP50Ms(), r.latP90Ms(), r.latP99Ms(), r.latP999Ms(), r.latMaxMs(),
+                        r.cpuUserMsPerReq() * 1.15, r.cpuSysMsPerReq() * 1.15, r.serverRssMb(), r.gcCount(), r.gcMs(), metrics));
+            }
+        }
+        ResultsCsv.write(dir.resolve(ResultsCsv.FILE), rows);
+        CapacityCsv.TABLE.create(dir.resolve(CapacityCsv.FILE));
+        double[][] found = {{1, 30_000}, {2, 34_000}, {3, 31_000}};
+        for (double[] f : found) {
+            CapacityCsv.TABLE.append(dir.resolve(CapacityCsv.FILE), new CapacityRecord("vertx", "mix", Conditions.PLAIN,
+                    "p99<=5ms", (int) f[0], f[1], 9, "100:met 200:met", "met, then missed"));
+        }
+        CapacityCsv.TABLE.append(dir.resolve(CapacityCsv.FILE), new CapacityRecord("spring-tomcat", "mix", Conditions.PLAIN,
+                "p99<=5ms", 1, 0, 1, "100:missed", "even the lowest rate, 100 req/s, missed p99<=5ms: p99 was 7.00 ms"));
+
+        String dom = rendered(Chromium.dumpDom(ReportWriter.write(dir)));
+        assertThat(dom).contains("data-render=\"ok\"").contains("Capacity under p99&lt;=5ms")
+                .contains("mix: capacity under p99&lt;=5ms");
+        // The headline comes first: before the scenarios' charts.
+        assertThat(dom.indexOf("Capacity under")).isLessThan(dom.indexOf("Scenario: mix")).isPositive();
+        assertThat(dom).contains("31,000 [30,000, 34,000]").contains("even the lowest rate, 100 req/s, missed p99&lt;=5ms");
+        // Under metrics, vertx is a series of its own, and its cost against plain is a table.
+        assertThat(dom).contains("vertx metrics").contains("What each condition costs (against the same step under plain)");
+        assertThat(dom).contains("<td class=\"\">0.900</td>").contains("<td class=\"\">1.150</td>");
     }
 
     /** The DOM without its scripts and styles: what the page shows, not the text of its renderer. */

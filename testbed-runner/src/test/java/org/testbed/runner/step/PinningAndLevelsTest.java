@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.testbed.schema.Conditions;
 import org.testbed.runner.load.Level;
 
 class PinningAndLevelsTest {
@@ -58,5 +59,22 @@ class PinningAndLevelsTest {
         assertThat(seed.scenarios().get("mix")).hasSize(22);
         assertThat(seed.scenarios().get("delay")).containsExactly(Level.open(5000));
         assertThat(Profile.of("default")).isEqualTo(Profile.DEFAULT);
+    }
+
+    @Test
+    void theStudyProfilesCarryTheirStudysConditions() {
+        assertThat(Profile.of("https").conditions()).extracting(Conditions::label).containsExactly("plain", "tls");
+        assertThat(Profile.of("https").scenarios().get("mix")).containsExactly(Level.closed(96));
+        assertThat(Profile.of("gzip-sla").conditions()).extracting(Conditions::label).containsExactly("tls+gzip");
+        assertThat(Profile.of("gzip-sla").sla()).isEqualTo("p99<=5ms");
+        assertThat(Profile.of("gzip-sla").payloadSize()).isEqualTo(10_240);
+        assertThat(Profile.of("metrics-cost").conditions()).extracting(Conditions::label).containsExactly("plain", "metrics");
+        assertThat(Profile.of("delay").scenarios().get("delay")).containsExactly(Level.open(5000));
+        assertThat(Profile.of("staircase").scenarios().get("mix")).hasSize(22);
+        assertThat(Profile.DEFAULT.conditions()).containsExactly(Conditions.PLAIN);
+        for (Profile p : Profile.values()) {
+            assertThat(Profile.of(p.label())).isEqualTo(p);
+        }
+        assertThatThrownBy(() -> Profile.of("nope")).hasMessageContaining("gzip-sla, metrics-cost");
     }
 }

@@ -1,0 +1,65 @@
+package org.testbed.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.testbed.runner.csv.StepRecord;
+import org.testbed.runner.csv.StepsCsv;
+import org.testbed.schema.ResultRow;
+import org.testbed.schema.ResultsCsv;
+
+/**
+ * {@code run --conditions plain,metrics,tls+gzip}: one run starts the variant afresh under each set
+ * of conditions and says which each row measured. With metrics the variant is scraped once a second
+ * during the step; with gzip over HTTPS and 10 KB payloads the item answers come compressed and are
+ * inflated and checked; and {@code compare --conditions plain:metrics} prices the metrics within
+ * the one run.
+ */
+class ConditionsRunIT {
+
+    @Test
+    void oneRunMeasuresEachConditionAndComparePricesOne() throws Exception {
+        Path run = Path.of("target", "conditions-run").toAbsolutePath();
+        RunnerJar.deleteRecursively(run);
+        String output = RunnerJar.run(300, "run", "--root", RunnerJar.ROOT.toString(), "--variants", "vertx",
+                "--scenarios", "mix", "--concurrency", "8", "--conditions", "plain,metrics,tls+gzip", "--payload-size", "10240",
+                "--duration", "3s", "--warmup", "2s", "--repeat", "1", "--run-id", "conditions", "--out", run.toString());
+        assertThat(output).contains("conditions plain,metrics,tls+gzip");
+
+        Map<String, ResultRow> rows = ResultsCsv.read(run.resolve(ResultsCsv.FILE)).stream()
+                .collect(Collectors.toMap(r -> r.conditions().label(), Function.identity()));
+        assertThat(rows).containsOnlyKeys("plain", "metrics", "tls+gzip");
+        assertThat(rows.values()).allSatisfy(r -> {
+            assertThat(r.errors()).as("errors of %s", r.conditions()).isZero();
+            assertThat(r.rps()).isPositive();
+        });
+        Map<String, StepRecord> steps = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE)).stream()
+                .collect(Collectors.toMap(s -> s.conditions().label(), Function.identity()));
+
+        // Metrics: a 3 s window scraped once a second, the first at once: 3 or 4 scrapes, none failed.
+        assertThat(Files.readString(run.resolve(steps.get("metrics").raw())))
+                .containsPattern("metrics scraped [34] time\\(s\\), once per 1 s \\(0 failed\\), [1-9][0-9]+ bytes each");
+        assertThat(steps.get("plain").raw()).isNotEqualTo(steps.get("metrics").raw());
+
+        // gzip over HTTPS: the item answers (GET, PUT, POST; not the bodiless DELETE) came gzipped, were
+        // inflated and checked without an error, over kept-alive connections.
+        StepRecord gzip = steps.get("tls+gzip");
+        assertThat(gzip.gzipResponses()).as("gzip answers of %d requests", rows.get("tls+gzip").requests())
+                .isGreaterThan(rows.get("tls+gzip").requests() / 2);
+        assertThat(gzip.tlsHandshakes()).isPositive().isLessThanOrEqualTo(8);
+        assertThat(steps.get("plain").gzipResponses()).isZero();
+        assertThat(run.resolve("logs").resolve("vertx-tls+gzip.log")).isRegularFile();
+
+        String priced = RunnerJar.run(60, "compare", run.toString(), run.toString(), "--conditions", "plain:metrics",
+                "--out", run.resolve("metrics-cost.html").toString());
+        assertThat(priced).contains("A under plain, B under metrics").contains("matched 1 step(s)");
+        List<String> table = priced.lines().filter(l -> l.startsWith("vertx")).toList();
+        assertThat(table).hasSize(3);
+    }
+}
