@@ -35,6 +35,8 @@ import org.testbed.variant.Variant;
 public final class RemoteHost implements AutoCloseable {
     /** How long a deployed variant may take to answer health there. */
     private static final int HEALTH_SECONDS = 120;
+    /** Random ports tried for the run's memcached there. */
+    private static final int MEMCACHED_PORT_ATTEMPTS = 3;
 
     private final RemoteHostSettings settings;
     private final ServerMachine machine;
@@ -61,9 +63,20 @@ public final class RemoteHost implements AutoCloseable {
                                      Path launcher) {
         SshTarget.requireClient();
         SshTarget target = SshTarget.of(settings.destination(), settings.sshPort(), settings.identity(), settings.sshOptions());
-        int port = memcachedServers == null ? ThreadLocalRandom.current().nextInt(21000, 29000) : 0;
-        ServerMachine machine = ServerMachine.connect(target, port,
-                variants.stream().map(v -> settings.directoryOf(v.name())).toList());
+        List<String> directories = variants.stream().map(v -> settings.directoryOf(v.name())).toList();
+        int port = 0;
+        ServerMachine machine = null;
+        // A random port for the run's memcached there: another one when it is taken.
+        for (int attempt = 1; machine == null; attempt++) {
+            port = memcachedServers == null ? ThreadLocalRandom.current().nextInt(21000, 29000) : 0;
+            try {
+                machine = ServerMachine.connect(target, port, directories);
+            } catch (DeployException e) {
+                if (attempt == MEMCACHED_PORT_ATTEMPTS || !e.getMessage().contains(ServerMachine.PORT_TAKEN)) {
+                    throw e;
+                }
+            }
+        }
         RemoteHost host = new RemoteHost(settings, machine, launcher,
                 memcachedServers == null ? "127.0.0.1:" + port : memcachedServers);
         try {

@@ -16,7 +16,7 @@ import org.testbed.runner.proc.ProcStat;
 import org.testbed.runner.proc.ProcStatus;
 
 /**
- * A variant deployed on the server's machine ({@link ServerHosts#start}), read there with the
+ * A variant deployed on the server's machine ({@link RemoteHost#start}), read there with the
  * methods of a local run: one ssh command per reading prints {@code /proc/PID/stat},
  * {@code /proc/PID/status} and the JVM's hsperfdata file (base64), parsed here by the same parsers.
  */

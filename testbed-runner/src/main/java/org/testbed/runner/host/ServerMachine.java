@@ -23,7 +23,8 @@ import org.testbed.deploy.SshTarget;
  * (OpenSSH's ControlMaster: a snapshot costs a round trip, not a handshake).
  *
  * <p>That connection is a <em>lifeline</em>: its remote side is a small shell that starts the
- * run's memcached as its own child and, when its input ends (the runner closed it, or the
+ * run's memcached as its own child (with a local run's flags: 1024 MB, 4096 connections, 2
+ * threads) and, when its input ends (the runner closed it, or the
  * connection was lost: the runner died, the network or sshd went away), stops every variant the
  * run deployed and its memcached. So a run that ends in any way leaves no process on the server's
  * machine, even when the runner can no longer reach it to stop them itself.
@@ -31,6 +32,8 @@ import org.testbed.deploy.SshTarget;
 public final class ServerMachine implements AutoCloseable {
     /** One short command (a snapshot, a stop): a hung connection must not hang the run. */
     static final Duration SHORT = Duration.ofSeconds(30);
+    /** What the lifeline says when its memcached could not listen on the port it was given. */
+    static final String PORT_TAKEN = "port taken?";
     /** ssh's own failures (no connection, lost connection) exit with 255; remote commands do not. */
     private static final int SSH_FAILED = 255;
 
@@ -43,13 +46,13 @@ public final class ServerMachine implements AutoCloseable {
             "port=\"$1\"; shift; mc=",
             "cleanup() {",
             "  for d in \"$@\"; do [ -x \"$d/testbed-launch\" ] && \"$d/testbed-launch\" stop >/dev/null 2>&1; done",
-            "  [ -n \"$mc\" ] && kill \"$mc\" 2>/dev/null",
+            "  [ -n \"$mc\" ] && kill \"$mc\" 2>/dev/null && wait \"$mc\" 2>/dev/null; mc=",
             "}",
             "trap 'cleanup \"$@\"; exit 0' EXIT HUP TERM INT PIPE",
             "if [ \"$port\" != 0 ]; then",
             "  command -v memcached >/dev/null 2>&1 || { echo \"lifeline: no memcached on $(hostname): install it"
                     + " (apt-get install memcached) or give MEMCACHED_SERVERS\"; exit 3; }",
-            "  memcached -l 127.0.0.1 -p \"$port\" -m 1024 -U 0 -u \"$(id -un)\" </dev/null >/dev/null 2>&1 &",
+            "  memcached -l 127.0.0.1 -p \"$port\" -U 0 -m 1024 -c 4096 -t 2 -u \"$(id -un)\" </dev/null >/dev/null 2>&1 &",
             "  mc=$!",
             "  sleep 0.5",
             "  kill -0 \"$mc\" 2>/dev/null || { mc=; echo \"lifeline: memcached did not start on 127.0.0.1:$port"
