@@ -42,6 +42,7 @@ public final class Runner {
 
     /** Runs everything; returns the number of steps that produced a row. */
     public int run() throws IOException, InterruptedException {
+        LeftBehind.stopOnExit();
         Path out = settings.out();
         Files.createDirectories(out.resolve("raw"));
         Files.createDirectories(out.resolve("logs"));
