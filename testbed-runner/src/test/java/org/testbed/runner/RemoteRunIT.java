@@ -38,7 +38,8 @@ import org.testbed.variant.VariantManifest;
  * <p>Checked: both variants' rows, with a server CPU per request read in the namespace's
  * {@code /proc}, {@code perf stat} counts and a flame graph taken there; environment.json with
  * both machines and the network path; nothing left running in the namespace after the run. Then
- * the errors, each in one line: a wrong key, a java too old there. Then the loss: every sshd of
+ * the errors, each in one line: a wrong key, a java too old there; and the runner stopped with
+ * SIGTERM mid-run, after which nothing may run there. Then the loss: every sshd of
  * the namespace killed in the middle of a run, which must stop with the steps done kept, the step
  * named, no stack trace, and (by the run's lifeline) no process left in the namespace. Everything
  * is removed in {@link #removeEverything()}, whatever happened, and leftovers of a crashed earlier
@@ -191,6 +192,26 @@ class RemoteRunIT {
         assertNothingLeftButSshd("after a run whose variants could not start");
     }
 
+    /**
+     * The runner itself stopped (SIGTERM, as a CI timeout does) in the middle of a step: its ssh
+     * session ends with it, and the session's remote side stops the server and memcached there.
+     */
+    @Test
+    @Order(2)
+    void aRunnerStoppedMidRunLeavesNoProcessThere() throws Exception {
+        Path log = work.resolve("stopped.log");
+        Process run = start(work.resolve("stopped"), log, "--concurrency", "4,8,16,32,64");
+        try {
+            awaitFirstStep(run, log);
+            run.destroy();
+            assertThat(run.waitFor(60, TimeUnit.SECONDS)).as("the runner stops on SIGTERM").isTrue();
+        } finally {
+            run.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        System.out.println(Files.readString(log, StandardCharsets.UTF_8));
+        assertNothingLeftButSshd("after the runner was stopped with SIGTERM");
+    }
+
     @Test
     @Order(3)
     void sshdStoppedMidRunEndsTheRunCleanlyAndLeavesNoProcessThere() throws Exception {
@@ -198,11 +219,7 @@ class RemoteRunIT {
         Path log = work.resolve("lost.log");
         Process run = start(out, log, "--concurrency", "4,8,16,32,64");
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(COMMAND_LIMIT_SECONDS);
-            while (run.isAlive() && !Files.readString(log).contains("[  1/") && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
-            assertThat(Files.readString(log)).as("the first step measured before sshd goes").contains("[  1/");
+            awaitFirstStep(run, log);
             host.killSshd();
             assertThat(run.waitFor(COMMAND_LIMIT_SECONDS, TimeUnit.SECONDS)).as("the run ends after losing the server").isTrue();
         } finally {
@@ -220,6 +237,15 @@ class RemoteRunIT {
         assertThat(Files.readString(out.resolve("environment.json"))).contains("lost the connection");
 
         assertNothingLeftButSshd("after the run lost its ssh connection");
+    }
+
+    /** Waits until the run in the background has measured its first step. */
+    private static void awaitFirstStep(Process run, Path log) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(COMMAND_LIMIT_SECONDS);
+        while (run.isAlive() && !Files.readString(log).contains("[  1/") && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(Files.readString(log)).as("the first step measured").contains("[  1/");
     }
 
     private static void assertNoStackTrace(String output) {
