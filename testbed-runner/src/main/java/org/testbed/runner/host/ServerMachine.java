@@ -84,6 +84,8 @@ public final class ServerMachine implements AutoCloseable {
         try {
             // Short: a unix socket's path has about 100 characters at most.
             control = Files.createTempDirectory(Path.of("/tmp"), "tb-ssh");
+            // A runner stopped from outside never reaches close(): ssh removes its socket, the JVM the directory.
+            control.toFile().deleteOnExit();
         } catch (IOException e) {
             throw new UncheckedIOException("could not create a directory for the ssh connection: " + e.getMessage(), e);
         }
