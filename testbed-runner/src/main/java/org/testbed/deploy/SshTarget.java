@@ -71,6 +71,21 @@ public final class SshTarget {
         return destination;
     }
 
+    /** The same target with {@code more} ssh options before this one's (ssh keeps the first value given). */
+    public SshTarget withOptions(List<String> more) {
+        List<String> all = new ArrayList<>(more);
+        all.addAll(options);
+        return of(destination, port, identity, all);
+    }
+
+    /**
+     * The {@code ssh} command line that runs {@code words} on the target with its standard input
+     * open, for a caller that starts and watches the process itself (a session that must last).
+     */
+    public List<String> sessionCommand(String... words) {
+        return ssh(false, Arrays.asList(words));
+    }
+
     /** The host part of the destination. */
     public String host() {
         return destination.substring(destination.indexOf('@') + 1);

@@ -9,15 +9,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.testbed.deploy.DeployException;
+import org.testbed.deploy.SshTarget;
 import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.runner.capacity.Sla;
 import org.testbed.schema.Conditions;
 import org.testbed.runner.build.ModuleJar;
 import org.testbed.runner.build.StaleJars;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.runner.load.Level;
 import org.testbed.runner.load.NioHttpDriver;
 import org.testbed.runner.load.Scenarios;
+import org.testbed.runner.load.Target;
 import org.testbed.runner.load.WrkDriver;
 import org.testbed.runner.step.Levels;
 import org.testbed.runner.step.Pinning;
@@ -184,6 +188,41 @@ final class RunCommand implements Callable<Integer> {
             description = "JVM options for every variant (one string)")
     String jvmArgs;
 
+    @Option(names = "--server-host", paramLabel = "USER@HOST",
+            description = "Run the variants on another machine: each is deployed there over ssh (as ./testbed deploy"
+                    + " does: the jar copied once per sha256, started, health waited for), driven from this machine and"
+                    + " stopped; its CPU, memory and GC are read there. Memcached runs there too, on its loopback, unless"
+                    + " MEMCACHED_SERVERS is set; --counters and --flamegraph record there too")
+    String serverHost;
+
+    @Option(names = "--ssh-port", paramLabel = "N", defaultValue = "22", description = "The ssh port of --server-host")
+    int sshPort;
+
+    @Option(names = "--identity", paramLabel = "FILE", description = "The ssh private key for --server-host (ssh -i)")
+    Path identity;
+
+    @Option(names = "--ssh-option", paramLabel = "OPT",
+            description = "An extra ssh -o option for --server-host, repeatable, e.g. UserKnownHostsFile=FILE")
+    List<String> sshOptions = new ArrayList<>();
+
+    @Option(names = "--server-address", paramLabel = "ADDR",
+            description = "Where the load goes with --server-host (default: its host part)")
+    String serverAddress;
+
+    @Option(names = "--app-port", paramLabel = "N", defaultValue = "8080",
+            description = "The port the variants listen on with --server-host")
+    int appPort;
+
+    @Option(names = "--server-java", paramLabel = "PATH",
+            description = "With --server-host: the java there (default: JAVA_HOME, PATH, then the newest suitable JDK in"
+                    + " /usr/lib/jvm there)")
+    String serverJava;
+
+    @Option(names = "--server-dir", paramLabel = "DIR", defaultValue = "testbed",
+            description = "With --server-host: where the variants go there, DIR/<variant> (relative to the login's home"
+                    + " unless absolute)")
+    String serverDir;
+
     @Option(names = "--run-id", paramLabel = "ID", description = "The run id (default: r<UTC time>-<random>)")
     String runId;
 
@@ -239,7 +278,10 @@ final class RunCommand implements Callable<Integer> {
         if (flamegraph != null && !Flamegraphs.MODES.contains(flamegraph)) {
             throw new IllegalArgumentException("--flamegraph takes " + String.join(" or ", Flamegraphs.MODES) + ", not '" + flamegraph + "'");
         }
-        Pinning pinning = Pinning.decide(serverCpus, loadCpus, memcachedCpus, Pinning.allowedCpus(), Pinning.tasksetAvailable());
+        RemoteHostSettings remote = remoteHost();
+        Pinning pinning = remote != null
+                ? Pinning.decide("", loadCpus == null ? "" : loadCpus, "", Pinning.allowedCpus(), Pinning.tasksetAvailable())
+                : Pinning.decide(serverCpus, loadCpus, memcachedCpus, Pinning.allowedCpus(), Pinning.tasksetAvailable());
         String servers = System.getenv("MEMCACHED_SERVERS");
         RunSettings settings = new RunSettings(repo, folder.toAbsolutePath(), id, selected,
                 java == null ? null : java.toAbsolutePath(), plan,
@@ -249,7 +291,7 @@ final class RunCommand implements Callable<Integer> {
                 payloadSize != null ? payloadSize : p.payloadSize() > 0 ? p.payloadSize() : DEFAULT_PAYLOAD, maxConnections, Levels.duration(timeout),
                 saturation, jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")),
                 servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs(),
-                repeat != null ? repeat : p.repeat(), mixedJdks, counters, conditionSets, capacity);
+                repeat != null ? repeat : p.repeat(), mixedJdks, counters, conditionSets, capacity, remote);
         if (settings.duration().compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--duration must be at least 1s");
         }
@@ -259,14 +301,46 @@ final class RunCommand implements Callable<Integer> {
         if (java != null && mixedJdks) {
             throw new IllegalArgumentException("--java and --mixed-jdks exclude each other: --java runs every variant on one JDK");
         }
-        if (settings.memcachedServers() == null) {
+        if (settings.memcachedServers() == null && remote == null) {
             new ToolInstaller(System.err).ensureMemcached();
         }
         // The run measures the jars as they are on disk: build the missing or stale ones, in one Maven call.
         StaleJars.in(repo).buildStale(selected.stream().map(v -> new ModuleJar(v.module(), v.jar())).toList());
         Runner runner = new Runner(settings, System.out);
-        int rows = runner.run();
+        int rows;
+        try {
+            rows = runner.run();
+        } catch (DeployException e) {
+            System.err.println("testbed: run: " + e.getMessage());
+            return 2;
+        }
         return rows > 0 ? (runner.problems().isEmpty() ? 0 : 3) : 1;
+    }
+
+    /** The server's machine of {@code --server-host}, checked; null without it. */
+    private RemoteHostSettings remoteHost() {
+        if (serverHost == null) {
+            return null;
+        }
+        List<String> local = new ArrayList<>();
+        if (serverCpus != null || memcachedCpus != null) {
+            local.add("--server-cpus/--memcached-cpus (the server's machine is not pinned from here)");
+        }
+        if (java != null || mixedJdks) {
+            local.add("--java/--mixed-jdks (the server's machine chooses the JDK: TESTBED_JAVA there)");
+        }
+        if (!local.isEmpty()) {
+            throw new IllegalArgumentException("--server-host cannot be combined with " + String.join(", ", local)
+                    + "; run without it on the server's machine for those");
+        }
+        SshTarget target = SshTarget.of(serverHost.strip(), sshPort, identity, sshOptions);
+        if (appPort < 1 || appPort > 65535) {
+            throw new IllegalArgumentException("--app-port must be a port, 1-65535, not " + appPort);
+        }
+        String address = serverAddress == null || serverAddress.isBlank() ? target.host() : serverAddress.strip();
+        Target.allowNamedServer(address);
+        return new RemoteHostSettings(target.destination(), sshPort, identity, sshOptions, serverDir.strip(), address, appPort,
+                serverJava == null || serverJava.isBlank() ? null : serverJava.strip());
     }
 
     /**

@@ -39,7 +39,7 @@ public record JdkInfo(String java, String home, int feature, String vendor, Stri
         return parse(java.toString(), out);
     }
 
-    static JdkInfo parse(String java, String out) {
+    public static JdkInfo parse(String java, String out) {
         String flags = "";
         for (String line : out.split("\n")) {
             if (line.startsWith("-XX:")) {

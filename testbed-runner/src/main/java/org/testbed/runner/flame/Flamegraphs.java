@@ -28,6 +28,21 @@ public final class Flamegraphs {
     /** What {@code --flamegraph} takes: on-CPU samples, or wall-clock samples of every thread. */
     public static final List<String> MODES = List.of("cpu", "wall");
 
+    /**
+     * A JVM to profile: here (the attach API, files written in place) or on the server's machine
+     * (the profiler loaded there by {@code jcmd}, its files written there and brought back).
+     */
+    public interface Profiled {
+        /** Loads async-profiler into the JVM with {@code arguments} ({@code start,...}, {@code stop,...}). */
+        void load(String arguments) throws IOException;
+
+        /** Where the JVM writes a file that is to end up at {@code local}. */
+        String writePath(Path local);
+
+        /** Brings the file written at {@link #writePath} to {@code local}. */
+        void fetch(Path local) throws IOException;
+    }
+
     private final Path library;
     private final String mode;
     private String event;
@@ -43,24 +58,49 @@ public final class Flamegraphs {
         if (!MODES.contains(mode)) {
             throw new IllegalArgumentException("flame graph mode " + mode + ": not one of " + MODES);
         }
-        String platform = switch (Environment.arch()) {
-            case "x86_64" -> "linux-x64";
-            case "aarch64" -> "linux-arm64";
-            default -> throw new IOException("async-profiler has no library for " + Environment.arch());
-        };
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
             throw new IOException("flame graphs need Linux (async-profiler's libraries in the jar are for Linux here)");
         }
+        return new Flamegraphs(extract(dir, Environment.arch()), mode);
+    }
+
+    /** Extracts the library for a Linux machine of {@code arch} ({@code uname -m}) into {@code dir}. */
+    public static Path extract(Path dir, String arch) throws IOException {
+        String platform = switch (arch) {
+            case "x86_64" -> "linux-x64";
+            case "aarch64" -> "linux-arm64";
+            default -> throw new IOException("async-profiler has no library for " + arch);
+        };
         String resource = "/" + platform + "/libasyncProfiler.so";
         Files.createDirectories(dir);
-        Path target = dir.resolve("libasyncProfiler.so");
+        Path target = dir.resolve(platform + "-libasyncProfiler.so");
         try (InputStream in = Flamegraphs.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IOException(resource + " is missing from the runner jar (tools.profiler:async-profiler)");
             }
             Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
         }
-        return new Flamegraphs(target, mode);
+        return target;
+    }
+
+    /** JVM {@code pid} on this machine, profiled with the attach API. */
+    public Profiled attached(long pid) {
+        return new Profiled() {
+            @Override
+            public void load(String arguments) throws IOException {
+                command(pid, arguments);
+            }
+
+            @Override
+            public String writePath(Path local) {
+                return local.toAbsolutePath().toString();
+            }
+
+            @Override
+            public void fetch(Path local) {
+                // written in place
+            }
+        };
     }
 
     /** JVM flags for accurate Java frames (and, on JDK 21+, quiet dynamic agent loading). */
@@ -72,16 +112,21 @@ public final class Flamegraphs {
 
     /** Starts sampling in JVM {@code pid}; picks the event on first use. */
     public void start(long pid) throws IOException {
+        start(attached(pid));
+    }
+
+    /** Starts sampling in {@code jvm}; picks the event on first use. */
+    public void start(Profiled jvm) throws IOException {
         if (mode.equals("wall")) {
             // Wall clock: every thread sampled whether running or waiting, so queues and blocked
             // carriers show; a coarser interval, as most samples are of idle threads.
             event = "wall";
-            command(pid, "start,event=wall,interval=5ms");
+            jvm.load("start,event=wall,interval=5ms");
             return;
         }
         if (event == null) {
             try {
-                command(pid, "start,event=cpu,interval=1ms");
+                jvm.load("start,event=cpu,interval=1ms");
                 event = "cpu";
                 return;
             } catch (IOException e) {
@@ -89,7 +134,7 @@ public final class Flamegraphs {
                 event = "itimer";
             }
         }
-        command(pid, "start,event=" + event + ",interval=1ms");
+        jvm.load("start,event=" + event + ",interval=1ms");
     }
 
     /**
@@ -98,9 +143,16 @@ public final class Flamegraphs {
      * which compare diffs and the user and kernel views are drawn from.
      */
     public void stop(long pid, Path file) throws IOException {
+        stop(attached(pid), file);
+    }
+
+    /** As {@link #stop(long, Path)}, for {@code jvm} here or on the server's machine. */
+    public void stop(Profiled jvm, Path file) throws IOException {
         Path stacks = collapsed(file);
-        command(pid, "dump,collapsed,ann,file=" + stacks.toAbsolutePath());
-        command(pid, "stop,file=" + file.toAbsolutePath() + ",title=" + file.getFileName());
+        jvm.load("dump,collapsed,ann,file=" + jvm.writePath(stacks));
+        jvm.load("stop,file=" + jvm.writePath(file) + ",title=" + file.getFileName());
+        jvm.fetch(stacks);
+        jvm.fetch(file);
         if (mode.equals("cpu") && event.equals("cpu")) {
             CollapsedStacks all = CollapsedStacks.read(stacks);
             FlameGraphHtml.write(userView(file), file.getFileName() + ": user mode only", all.userOnly(),

@@ -2,16 +2,29 @@ package org.testbed.runner.load;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Where load goes: always a loopback address (the runner never sends load anywhere else), over
- * HTTP or, with {@code tls}, HTTPS.
+ * Where load goes: a loopback address, or the server's machine a user named explicitly
+ * ({@code run --server-host}, see {@link #allowNamedServer}); the runner never sends load anywhere
+ * else. Over HTTP or, with {@code tls}, HTTPS.
  */
 public record Target(String host, int port, boolean tls) {
+    /** The addresses of server machines named on the command line: the only non-loopback targets. */
+    private static final Set<String> NAMED_SERVERS = ConcurrentHashMap.newKeySet();
+
     public Target {
-        if (!host.equals("127.0.0.1") && !host.equals("localhost") && !host.equals("::1") && !host.startsWith("127.")) {
-            throw new IllegalArgumentException("load only ever targets the loopback interface, not " + host);
+        if (!host.equals("127.0.0.1") && !host.equals("localhost") && !host.equals("::1") && !host.startsWith("127.")
+                && !NAMED_SERVERS.contains(host)) {
+            throw new IllegalArgumentException("load only ever targets the loopback interface or the --server-host"
+                    + " named, not " + host);
         }
+    }
+
+    /** Lets load go to {@code host}: the address of the server's machine the user named with {@code --server-host}. */
+    public static void allowNamedServer(String host) {
+        NAMED_SERVERS.add(host.replace("[", "").replace("]", ""));
     }
 
     /** {@code http://...} or {@code https://...}. */

@@ -58,7 +58,18 @@ public record GcCounters(long count, double millis, String source) {
 
     /** Reads the collector counters from an hsperfdata file. */
     public static GcCounters fromPerfData(Path file) throws IOException {
-        Map<String, Long> longs = readLongCounters(file, "sun.gc.collector.", "sun.os.hrt.frequency");
+        return fromCounters(readLongCounters(file, "sun.gc.collector.", "sun.os.hrt.frequency"), file.toString());
+    }
+
+    /**
+     * Reads the collector counters from the bytes of an hsperfdata file copied from elsewhere (the
+     * server's machine); {@code where} names it in errors.
+     */
+    public static GcCounters fromPerfData(byte[] data, String where) throws IOException {
+        return fromCounters(readLongCounters(ByteBuffer.wrap(data), where, "sun.gc.collector.", "sun.os.hrt.frequency"), where);
+    }
+
+    private static GcCounters fromCounters(Map<String, Long> longs, String file) throws IOException {
         Long frequency = longs.get("sun.os.hrt.frequency");
         if (frequency == null || frequency <= 0) {
             throw new IOException("no sun.os.hrt.frequency in " + file);
@@ -91,9 +102,14 @@ public record GcCounters(long count, double millis, String source) {
             }
             buffer.flip();
         }
+        return readLongCounters(buffer, file.toString(), prefixes);
+    }
+
+    /** As {@link #readLongCounters(Path, String...)}, from the file's bytes; {@code where} names it in errors. */
+    static Map<String, Long> readLongCounters(ByteBuffer buffer, String where, String... prefixes) throws IOException {
         buffer.order(ByteOrder.BIG_ENDIAN);
-        if (buffer.getInt(0) != MAGIC) {
-            throw new IOException("not an hsperfdata file (bad magic): " + file);
+        if (buffer.limit() < 32 || buffer.getInt(0) != MAGIC) {
+            throw new IOException("not an hsperfdata file (bad magic): " + where);
         }
         buffer.order(buffer.get(4) == 0 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
         int entryOffset = buffer.getInt(24);

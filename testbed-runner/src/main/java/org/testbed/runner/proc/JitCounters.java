@@ -1,6 +1,7 @@
 package org.testbed.runner.proc;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -23,15 +24,28 @@ public record JitCounters(double millis) {
             return null;
         }
         try {
-            Map<String, Long> longs = GcCounters.readLongCounters(file, "java.ci.totalTime", "sun.os.hrt.frequency");
-            Long ticks = longs.get("java.ci.totalTime");
-            Long frequency = longs.get("sun.os.hrt.frequency");
-            if (ticks == null || frequency == null || frequency <= 0) {
-                return null;
-            }
-            return new JitCounters(ticks * 1000.0 / frequency);
+            return of(GcCounters.readLongCounters(file, "java.ci.totalTime", "sun.os.hrt.frequency"));
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /** The counters in the bytes of an hsperfdata file copied from elsewhere (the server's machine), or null. */
+    public static JitCounters fromPerfData(byte[] data) {
+        try {
+            return of(GcCounters.readLongCounters(ByteBuffer.wrap(data), "hsperfdata", "java.ci.totalTime",
+                    "sun.os.hrt.frequency"));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static JitCounters of(Map<String, Long> longs) {
+        Long ticks = longs.get("java.ci.totalTime");
+        Long frequency = longs.get("sun.os.hrt.frequency");
+        if (ticks == null || frequency == null || frequency <= 0) {
+            return null;
+        }
+        return new JitCounters(ticks * 1000.0 / frequency);
     }
 }

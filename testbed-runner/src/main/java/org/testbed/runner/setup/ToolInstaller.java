@@ -38,7 +38,8 @@ public final class ToolInstaller {
 
     /**
      * What the full test suite needs: memcached (every test), chromium (the report render test),
-     * sshd and an ssh client (the deploy test), docker-compose (validating the compose file), perf
+     * sshd and an ssh client (the deploy and remote run tests), iproute2 (the remote run test's
+     * network namespace), docker-compose (validating the compose file), perf
      * (the counters test), curl.
      */
     public void ensureTestTools() {
@@ -50,6 +51,9 @@ public final class ToolInstaller {
         if (!sshd || onPath("ssh") == null) {
             install("OpenSSH (the deploy test's loopback sshd)", "openssh-server", "openssh-client");
             stopService("ssh"); // the deploy test runs its own sshd on a free loopback port
+        }
+        if (onPath("ip") == null && !Files.isExecutable(Path.of("/usr/sbin/ip")) && !Files.isExecutable(Path.of("/sbin/ip"))) {
+            install("iproute2 (the remote run test's second host: a network namespace and a veth pair)", "iproute2");
         }
         if (onPath("docker-compose") == null) {
             install("docker-compose (validates docker/compose.yaml)", "docker-compose");

@@ -13,6 +13,8 @@ import org.testbed.runner.proc.ProcStat;
  *
  * @param loadSidePct driver + memcached (when on the load CPUs) + irq/softirq there, in % of the load CPUs
  * @param otherLoadPct busy time on the server's or the load CPUs that the run's processes do not explain
+ * @param serverBusyPct how busy the server's CPUs were; with the server on its own machine, all of that machine's
+ * @param stealPct time the hypervisor took from this machine's CPUs; with the server on its own machine, from its
  */
 record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double sysMsPerReq, double driverPct,
                       double memcachedPct, double loadIrqPct, double loadSidePct, boolean saturated,
@@ -37,6 +39,12 @@ record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double s
         double loadBusy = after.machine().busyPct(before.machine(), loadList);
         double serverBusy = after.machine().busyPct(before.machine(), serverList);
         double steal = after.machine().stealPct(before.machine(), all);
+        if (before.serverMachine() != null && after.serverMachine() != null) {
+            // The server on its own machine: its CPUs' busy time and steal are that machine's, all its CPUs.
+            serverList = after.serverMachine().perCpu().keySet().stream().sorted().toList();
+            serverBusy = after.serverMachine().busyPct(before.serverMachine(), serverList);
+            steal = after.serverMachine().stealPct(before.serverMachine(), serverList);
+        }
         // memcached counts on the load side only when it runs on the load CPUs (the default split).
         boolean memcachedOnLoad = before.memcached() != null && !pinning.loadCpus().isEmpty()
                 && pinning.memcachedCpus().equals(pinning.loadCpus());

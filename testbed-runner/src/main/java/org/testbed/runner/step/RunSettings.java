@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.schema.Conditions;
+import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.runner.load.Level;
 import org.testbed.variant.Variant;
 
@@ -41,6 +42,8 @@ import org.testbed.variant.Variant;
  *                      variant is started and driven; with several ({@code --conditions plain,tls}) every variant
  *                      is run under each in turn, started afresh for each
  * @param capacity with {@code --sla}: the capacity search each scenario runs instead of its levels; else null
+ * @param serverHost the server's machine ({@code --server-host}): each variant is deployed and read there and
+ *                   driven from here; null to run everything on this machine
  */
 public record RunSettings(Path root, Path out, String runId, List<Variant> variants, Path java,
                           Map<String, List<Level>> scenarios, Duration duration, Duration warmup, String profile,
@@ -48,7 +51,7 @@ public record RunSettings(Path root, Path out, String runId, List<Variant> varia
                           int payloadSize, int maxConnections, Duration timeout, double saturationPct,
                           List<String> jvmArgs, String memcachedServers, List<String> commandLine,
                           int repeat, boolean mixedJdks, boolean counters, List<Conditions> conditionSets,
-                          CapacityPlan capacity) {
+                          CapacityPlan capacity, RemoteHostSettings serverHost) {
 
     public RunSettings {
         conditionSets = conditionSets == null || conditionSets.isEmpty() ? List.of(Conditions.PLAIN) : List.copyOf(conditionSets);
@@ -66,7 +69,7 @@ public record RunSettings(Path root, Path out, String runId, List<Variant> varia
     public RunSettings forConditions(Conditions conditions) {
         return new RunSettings(root, out, runId, variants, java, scenarios, duration, warmup, profile, pinning, flamegraph,
                 driver, threads, delayMs, payloadSize, maxConnections, timeout, saturationPct, jvmArgs, memcachedServers,
-                commandLine, repeat, mixedJdks, counters, List.of(conditions), capacity);
+                commandLine, repeat, mixedJdks, counters, List.of(conditions), capacity, serverHost);
     }
 
     /** The conditions as the console and environment.json show them: {@code plain,tls}. */

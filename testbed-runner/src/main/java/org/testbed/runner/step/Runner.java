@@ -20,6 +20,8 @@ import org.testbed.schema.ResultRow;
 import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.host.RemoteHost;
+import org.testbed.runner.host.ServerLostException;
 import org.testbed.runner.report.ReportWriter;
 import org.testbed.variant.Variant;
 
@@ -52,8 +54,10 @@ public final class Runner {
         Pinning.pin(ProcessHandle.current().pid(), pinning.loadCpus());
 
         JdkChoice jdks = new JdkChoice(settings, console);
-        Map<Variant, Path> javas = jdks.choose();
-        ObjectNode env = RunEnvironment.of(settings, started, javas, jdks);
+        boolean remote = settings.serverHost() != null;
+        // With --server-host the server's machine chooses each variant's JDK (testbed-launch), and reports it.
+        Map<Variant, Path> javas = remote ? RemoteRun.javas(settings.variants()) : jdks.choose();
+        ObjectNode env = RunEnvironment.of(settings, started, remote ? Map.of() : javas, jdks);
         Environment.write(out.resolve(Environment.FILE), env);
 
         Flamegraphs flamegraphs = settings.flamegraph() != null
@@ -74,10 +78,19 @@ public final class Runner {
         progress.info("ETA " + progress.eta());
 
         MemcachedProcess memcached = null;
+        RemoteHost serverHost = null;
         String memcachedServers = settings.memcachedServers();
         ObjectNode run = (ObjectNode) env.get("run");
         try {
-            if (memcachedServers == null) {
+            if (remote) {
+                progress.info("connecting to " + settings.serverHost().destination() + " (ssh port "
+                        + settings.serverHost().sshPort() + ")...");
+                serverHost = RemoteRun.connect(settings, memcachedServers);
+                memcachedServers = serverHost.memcachedServers();
+                progress.info(RemoteRun.describe(serverHost, settings));
+                RemoteRun.record(env, serverHost, settings);
+                Environment.write(out.resolve(Environment.FILE), env);
+            } else if (memcachedServers == null) {
                 memcached = MemcachedProcess.start(0, 1024);
                 Pinning.pin(memcached.pid(), pinning.memcachedCpus());
                 memcachedServers = memcached.address();
@@ -86,16 +99,17 @@ public final class Runner {
                 progress.info("using MEMCACHED_SERVERS=" + memcachedServers);
             }
             run.put("memcached_servers", memcachedServers);
-            run.put("memcached_started_by_runner", memcached != null);
+            run.put("memcached_started_by_runner", memcached != null || serverHost != null && serverHost.memcachedPid() > 0);
             List<Conditions> conditionSets = settings.conditionSets();
             List<VariantSession> sessions = new ArrayList<>();
             for (Conditions conditions : conditionSets) {
                 RunSettings under = settings.forConditions(conditions);
                 StepMeasurement measurement = new StepMeasurement(under, flamegraphs, memcached != null ? memcached.pid() : -1,
                         problems);
-                sessions.add(new VariantSession(under, measurement, progress, recorder, problems));
+                sessions.add(new VariantSession(under, measurement, progress, recorder, problems, serverHost));
             }
             List<Map.Entry<Variant, Path>> variants = new ArrayList<>(javas.entrySet());
+            passes:
             for (int repeat = 1; repeat <= settings.repeat(); repeat++) {
                 for (Map.Entry<Variant, Path> entry : rotated(variants, repeat - 1)) {
                     Variant variant = entry.getKey();
@@ -106,10 +120,16 @@ public final class Runner {
                         long planned = 0;
                         try {
                             VariantOutcome outcome = sessions.get(c).run(index, repeat, variant, entry.getValue(),
-                                    jdks.info(entry.getValue()), memcachedServers);
+                                    remote ? RemoteRun.PENDING_JDK : jdks.info(entry.getValue()), memcachedServers);
                             planned = outcome.plannedMillis();
                         } catch (ConditionRefusedException e) {
                             throw e; // --tls or --gzip that a variant cannot honour: the run stops
+                        } catch (ServerLostException e) {
+                            // The server's machine is gone: every later step would fail the same way. The steps
+                            // done are kept; the report and environment.json are still written.
+                            problems.add(e.getMessage());
+                            progress.info("!! " + e.getMessage() + "; the run stops here, the steps measured so far are kept");
+                            break passes;
                         } catch (IOException | RuntimeException e) {
                             String problem = variant.name() + (conditionSets.size() > 1 ? " " + conditionSets.get(c).label() : "")
                                     + (settings.repeat() > 1 ? " (repeat " + repeat + ")" : "") + ": " + e.getMessage();
@@ -125,6 +145,12 @@ public final class Runner {
             if (memcached != null) {
                 memcached.close();
             }
+            if (serverHost != null) {
+                serverHost.close();
+            }
+        }
+        if (serverHost != null) {
+            RemoteRun.record(env, serverHost, settings);
         }
         run.put("finished_at", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         run.put("wall_time_s", Duration.between(started, Instant.now()).toSeconds());
@@ -132,7 +158,12 @@ public final class Runner {
             run.put("flamegraph", flamegraphs.describe());
         }
         if (settings.counters()) {
-            run.set("counters", Environment.JSON.valueToTree(PerfStat.describe()));
+            ObjectNode perf = Environment.JSON.valueToTree(PerfStat.describe());
+            if (remote) {
+                perf.put("where", "perf stat ran on the server's machine; perf and perf_event_paranoid above are this"
+                        + " machine's, server_machine.perf_event_paranoid is the server's");
+            }
+            run.set("counters", perf);
         }
         ArrayNode p = run.putArray("problems");
         problems.forEach(p::add);

@@ -1,34 +1,37 @@
 package org.testbed.runner.step;
 
 import java.io.IOException;
-import java.nio.file.Path;
+import org.testbed.runner.host.RunningServer;
+import org.testbed.runner.host.ServerReading;
 import org.testbed.runner.proc.CpuTimes;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.ProcStat;
+import org.testbed.runner.proc.ProcStatus;
 
 /**
- * What the runner reads before and after a step's window: the server's CPU ticks and GC counters,
- * every CPU's busy time (to see other load on the machine) and the runner's memcached's ticks.
- * The difference of two snapshots is what the step cost.
+ * What the runner reads before and after a step's window: the server's CPU ticks and GC counters
+ * (on the machine it runs on), every CPU's busy time of this machine (to see other load on it) and
+ * the runner's memcached's ticks. The difference of two snapshots is what the step cost.
  *
  * @param memcached the runner's memcached's ticks, or null when the run uses someone else's
+ * @param memory the server's memory at the time
+ * @param serverMachine the {@code /proc/stat} of the server's machine when it is another one, else null
  */
-record ServerSnapshot(ProcStat server, GcCounters gc, CpuTimes machine, ProcStat memcached) {
+record ServerSnapshot(ProcStat server, GcCounters gc, CpuTimes machine, ProcStat memcached, ProcStatus memory,
+                      CpuTimes serverMachine) {
 
     /** Reads the server first and the machine last, as the "after" read does in reverse, so the window is symmetric. */
-    static ServerSnapshot before(long pid, Path javaHome, long memcachedPid) throws IOException {
-        ProcStat server = ProcStat.read(pid);
-        GcCounters gc = GcCounters.read(pid, javaHome);
+    static ServerSnapshot before(RunningServer server, long memcachedPid) throws IOException {
+        ServerReading reading = server.read();
         CpuTimes machine = CpuTimes.read();
         ProcStat memcached = memcachedPid > 0 ? ProcStat.read(memcachedPid) : null;
-        return new ServerSnapshot(server, gc, machine, memcached);
+        return new ServerSnapshot(reading.cpu(), reading.gc(), machine, memcached, reading.memory(), reading.machine());
     }
 
-    static ServerSnapshot after(long pid, Path javaHome, long memcachedPid) throws IOException {
+    static ServerSnapshot after(RunningServer server, long memcachedPid) throws IOException {
         CpuTimes machine = CpuTimes.read();
         ProcStat memcached = memcachedPid > 0 ? ProcStat.read(memcachedPid) : null;
-        ProcStat server = ProcStat.read(pid);
-        GcCounters gc = GcCounters.read(pid, javaHome);
-        return new ServerSnapshot(server, gc, machine, memcached);
+        ServerReading reading = server.read();
+        return new ServerSnapshot(reading.cpu(), reading.gc(), machine, memcached, reading.memory(), reading.machine());
     }
 }

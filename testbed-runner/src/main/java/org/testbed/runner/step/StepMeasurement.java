@@ -11,12 +11,13 @@ import java.util.Locale;
 import org.testbed.schema.ResultRow;
 import org.testbed.runner.counters.CounterReading;
 import org.testbed.runner.counters.CounterRecord;
-import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.StepRecord;
-import org.testbed.runner.env.Environment;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.host.EventCounting;
+import org.testbed.runner.host.MachineLabel;
+import org.testbed.runner.host.RunningServer;
 import org.testbed.runner.load.Level;
 import org.testbed.runner.load.LoadDriver;
 import org.testbed.runner.load.LoadResult;
@@ -29,7 +30,6 @@ import org.testbed.runner.stats.Spread;
 import org.testbed.runner.stats.SteadyState;
 import org.testbed.scenario.Workload;
 import org.testbed.variant.Variant;
-import org.testbed.variant.VariantProcess;
 
 /**
  * Measures one step once: reads the server before, applies the load for the step's window (with a
@@ -54,24 +54,24 @@ final class StepMeasurement {
         this.problems = problems;
     }
 
-    Sample measure(Variant variant, VariantProcess server, JdkInfo jdk, Workload workload, Level level, Target target,
+    Sample measure(Variant variant, RunningServer server, JdkInfo jdk, Workload workload, Level level, Target target,
                    int repeat, WarmUp warmUp) throws IOException, InterruptedException {
         LoadDriver driver = driverFor(workload, level);
         long pid = server.pid();
-        Path home = jdk.home().isEmpty() ? null : Path.of(jdk.home());
         String slug = workload.name() + "-" + level.slug() + settings.conditionsSuffix()
                 + (settings.repeat() > 1 ? "-r" + repeat : "");
         Path rawFile = settings.out().resolve("raw").resolve(variant.name()).resolve(slug + ".txt");
         Files.createDirectories(rawFile.getParent());
         int loadCpus = settings.pinning().loadCpuCount();
 
-        ServerSnapshot before = ServerSnapshot.before(pid, home, memcachedPid);
+        ServerSnapshot before = ServerSnapshot.before(server, memcachedPid);
         String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
+        Flamegraphs.Profiled profiled = flamegraphs != null ? server.profiled(flamegraphs) : null;
         if (flamegraphs != null) {
-            flamegraphs.start(pid);
+            flamegraphs.start(profiled);
         }
-        PerfStat perf = settings.counters()
-                ? PerfStat.attach(pid, settings.out().resolve("counters").resolve(variant.name()).resolve(slug + ".txt"))
+        EventCounting perf = settings.counters()
+                ? server.countEvents(settings.out().resolve("counters").resolve(variant.name()).resolve(slug + ".txt"))
                 : null;
         MetricsScraper scraper = settings.conditions().metrics() ? MetricsScraper.start(server.baseUri()) : null;
         LoadResult result;
@@ -87,16 +87,17 @@ final class StepMeasurement {
                 counted = perf.stop();
             }
             if (flamegraphs != null) {
-                flameFile = stopFlamegraph(variant, pid, slug);
+                flameFile = stopFlamegraph(variant, profiled, slug);
             }
         }
-        ServerSnapshot after = ServerSnapshot.after(pid, home, memcachedPid);
-        ProcStatus memory = ProcStatus.read(pid);
+        ServerSnapshot after = ServerSnapshot.after(server, memcachedPid);
+        ProcStatus memory = after.memory();
+        MachineLabel machine = server.machine();
         LoadAccounting load = LoadAccounting.of(before, after, result, settings.pinning(), settings.saturationPct());
         GcCounters gc = after.gc().minus(before.gc());
 
-        ResultRow row = new ResultRow(settings.runId(), startedAt, Environment.hostName(), Environment.arch(),
-                Environment.cpuModel(), Environment.cpus(), jdk.label(), variant.name(),
+        ResultRow row = new ResultRow(settings.runId(), startedAt, machine.host(), machine.arch(),
+                machine.cpuModel(), machine.cpus(), jdk.label(), variant.name(),
                 variant.mode(), workload.name(), result.driver(), level.isOpen() ? 0 : level.concurrency(),
                 level.isOpen() ? level.rate() : 0, result.seconds(), result.requests(), result.errors(), result.rps(),
                 result.latency().p50(), result.latency().p90(), result.latency().p99(), result.latency().p999(),
@@ -143,11 +144,11 @@ final class StepMeasurement {
                 trend.steady() ? "steady" : "NOT STEADY (still trending; its figures describe a moving target)");
     }
 
-    private Path stopFlamegraph(Variant variant, long pid, String slug) throws IOException {
+    private Path stopFlamegraph(Variant variant, Flamegraphs.Profiled profiled, String slug) throws IOException {
         Path file = settings.out().resolve("flame").resolve(variant.name()).resolve(slug + ".html");
         Files.createDirectories(file.getParent());
         try {
-            flamegraphs.stop(pid, file);
+            flamegraphs.stop(profiled, file);
             return file;
         } catch (IOException e) {
             problems.add(variant.name() + " " + slug + " flame graph: " + e.getMessage());

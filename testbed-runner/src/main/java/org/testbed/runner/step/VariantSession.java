@@ -16,6 +16,10 @@ import org.testbed.schema.ResultRow;
 import org.testbed.schema.Conditions;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.host.LocalServer;
+import org.testbed.runner.host.RemoteHost;
+import org.testbed.runner.host.RunningServer;
+import org.testbed.runner.host.ServerLostException;
 import org.testbed.runner.load.Level;
 import org.testbed.runner.load.LoadResult;
 import org.testbed.runner.load.NioHttpDriver;
@@ -42,9 +46,12 @@ final class VariantSession {
     private final Progress progress;
     private final RunRecorder recorder;
     private final List<String> problems;
+    private final RemoteHost remote;
 
+    /** @param remote the server's machine of a {@code --server-host} run, or null to start variants here */
     VariantSession(RunSettings settings, StepMeasurement measurement, Progress progress, RunRecorder recorder,
-                   List<String> problems) {
+                   List<String> problems, RemoteHost remote) {
+        this.remote = remote;
         this.settings = settings;
         this.measurement = measurement;
         this.progress = progress;
@@ -70,7 +77,16 @@ final class VariantSession {
                 jdk.label(), settings.conditions().equals(Conditions.PLAIN) ? "" : ", " + settings.conditions().label(),
                 settings.repeat() > 1 ? ", repeat " + repeat + "/" + settings.repeat() : ""));
         long planned = 0;
-        try (VariantProcess server = start(variant, command(variant, java, jdk, jar, memcachedServers), log)) {
+        try (RunningServer server = remote != null
+                ? remote.start(variant, jar, remoteJvmArgs(), serverFlags(), settings.conditions().tls(), log, problems)
+                : new LocalServer(start(variant, command(variant, java, jdk, jar, memcachedServers), log),
+                        jdk.home().isEmpty() ? null : Path.of(jdk.home()))) {
+            // On the server's machine the JDK is the one it chose, known once the variant is deployed.
+            JdkInfo serverJdk = server.jdk() != null ? server.jdk() : jdk;
+            if (server.jdk() != null) {
+                progress.info("   on " + server.machine().host() + " (" + server.machine().arch() + "), JDK "
+                        + serverJdk.label());
+            }
             Target target = Target.of(server.baseUri());
             ServerReadiness.awaitHealthy(server.baseUri());
             Scenarios scenarios = new Scenarios(settings.runId(), settings.payloadSize(), settings.delayMs(), 42L);
@@ -86,15 +102,18 @@ final class VariantSession {
                 // on 4 threads with 100 ms of delay).
                 ServerReadiness.awaitHealthy(server.baseUri());
                 StepRunner steps = (level, slug) -> {
-                    if (!server.isAlive()) {
+                    String step = variant.name() + " " + name + " " + level.label();
+                    if (!alive(server, step)) {
                         throw new IOException(variant.name() + " exited during the run; see " + log);
                     }
                     Workload workload = scenarios.workload(name, keys + "-" + name + "-" + slug);
                     try {
-                        Sample sample = measurement.measure(variant, server, jdk, workload, level, target, repeat, warmUp);
+                        Sample sample = measurement.measure(variant, server, serverJdk, workload, level, target, repeat, warmUp);
                         recorder.record(sample);
                         progress.step(sample);
                         return sample;
+                    } catch (ServerLostException e) {
+                        throw e.during(step);
                     } catch (IOException e) {
                         String problem = variant.name() + " " + name + " " + level.label() + ": " + e.getMessage();
                         problems.add(problem);
@@ -117,6 +136,15 @@ final class VariantSession {
         return new VariantOutcome(planned);
     }
 
+    /** Is the server still running? A lost server machine is named with the step it was lost before. */
+    private static boolean alive(RunningServer server, String step) {
+        try {
+            return server.isAlive();
+        } catch (ServerLostException e) {
+            throw e.during(step);
+        }
+    }
+
     /** Measures one step of a scenario; null when the step failed (reported, the next one is tried). */
     @FunctionalInterface
     private interface StepRunner {
@@ -131,7 +159,7 @@ final class VariantSession {
      * probe waits until it answers its health check again, so it starts from an idle server.
      * Returns the planned time the probes took, in milliseconds.
      */
-    private long searchCapacity(Variant variant, String scenario, int repeat, StepRunner steps, VariantProcess server)
+    private long searchCapacity(Variant variant, String scenario, int repeat, StepRunner steps, RunningServer server)
             throws IOException, InterruptedException {
         CapacityPlan plan = settings.capacity();
         CapacitySearch search = plan.newSearch();
@@ -193,10 +221,29 @@ final class VariantSession {
             command.addAll(Flamegraphs.jvmArgs(jdk.feature()));
         }
         command.addAll(List.of("-jar", jar.toString(), "--mode", variant.mode(),
-                "--host", "127.0.0.1", "--port", "0", "--threads", Integer.toString(settings.threads()),
-                "--memcached-servers", memcachedServers));
-        command.addAll(conditionFlags());
+                "--host", "127.0.0.1", "--port", "0", "--memcached-servers", memcachedServers));
+        command.addAll(serverFlags());
         return command;
+    }
+
+    /**
+     * The JVM options of a variant on the server's machine. For flame graphs, the profiler's flags
+     * of the newest JDKs, which a JDK 17 there ignores: its release is known only once it is deployed.
+     */
+    private List<String> remoteJvmArgs() {
+        List<String> args = new ArrayList<>(settings.jvmArgs());
+        if (settings.flamegraph() != null) {
+            args.add("-XX:+IgnoreUnrecognizedVMOptions");
+            args.addAll(Flamegraphs.jvmArgs(JdkChoice.SHARED_RELEASE));
+        }
+        return args;
+    }
+
+    /** The server's flags besides where it listens and its memcached: the threads and the run's conditions. */
+    private List<String> serverFlags() {
+        List<String> flags = new ArrayList<>(List.of("--threads", Integer.toString(settings.threads())));
+        flags.addAll(conditionFlags());
+        return flags;
     }
 
     /** The server flags of the run's conditions: {@code --tls}, {@code --gzip}, {@code --metrics}. */
@@ -223,14 +270,14 @@ final class VariantSession {
      * load CPUs during the warm-up was tried, and ended in another state than a long pinned warm-up
      * (spring-tomcat 24 k against 30 k req/s), so it would not measure the pinned server.
      */
-    private WarmUp warmUp(VariantProcess server, Target target, Workload workload, List<Level> levels)
+    private WarmUp warmUp(RunningServer server, Target target, Workload workload, List<Level> levels)
             throws IOException, InterruptedException {
         if (settings.warmup().isZero()) {
             return new WarmUp(0, false);
         }
         int users = Math.min(WARMUP_MAX_USERS, levels.stream()
                 .mapToInt(l -> l.isOpen() ? WARMUP_MAX_USERS : l.concurrency()).max().orElse(WARMUP_MAX_USERS));
-        WarmUpWatcher watcher = new WarmUpWatcher(server.pid());
+        WarmUpWatcher watcher = new WarmUpWatcher(server::jit);
         LoadResult result = new NioHttpDriver(settings.timeout(), settings.maxConnections(), settings.conditions().gzip())
                 .run(target, workload,
                 Level.closed(users), settings.warmup(), settings.pinning().loadCpuCount(), watcher);

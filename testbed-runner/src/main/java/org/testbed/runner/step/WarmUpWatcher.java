@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import org.testbed.runner.load.WindowWatcher;
 import org.testbed.runner.proc.JitCounters;
 import org.testbed.runner.stats.SteadyState;
@@ -23,19 +24,20 @@ final class WarmUpWatcher implements WindowWatcher {
     static final double JIT_QUIET_MS_PER_S = 25;
     static final int JIT_QUIET_SECONDS = 3;
 
-    private final long pid;
+    private final Supplier<JitCounters> jit;
     private final List<Double> jitMillis = new ArrayList<>();
     private boolean settled;
 
-    WarmUpWatcher(long pid) {
-        this.pid = pid;
-        JitCounters start = JitCounters.read(pid);
+    /** @param jit reads the server's JIT counters (on the machine it runs on), null when it has none */
+    WarmUpWatcher(Supplier<JitCounters> jit) {
+        this.jit = jit;
+        JitCounters start = jit.get();
         jitMillis.add(start == null ? Double.NaN : start.millis());
     }
 
     @Override
     public boolean stop(long[] completedPerSecondSoFar) {
-        JitCounters now = JitCounters.read(pid);
+        JitCounters now = jit.get();
         jitMillis.add(now == null ? Double.NaN : now.millis());
         settled = SteadyState.settled(Arrays.stream(completedPerSecondSoFar).asDoubleStream().toArray())
                 && !(recentJitMsPerSecond() > JIT_QUIET_MS_PER_S);

@@ -1,0 +1,78 @@
+package org.testbed.runner.host;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import org.testbed.runner.counters.PerfStat;
+import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.proc.GcCounters;
+import org.testbed.runner.proc.JitCounters;
+import org.testbed.runner.proc.ProcStat;
+import org.testbed.runner.proc.ProcStatus;
+import org.testbed.variant.VariantProcess;
+
+/** A variant started on this machine: read from this machine's {@code /proc} and hsperfdata. */
+public final class LocalServer implements RunningServer {
+    private final VariantProcess process;
+    private final Path javaHome;
+
+    /** @param javaHome the JDK the variant runs on, for jstat when its hsperfdata file is not there; may be null */
+    public LocalServer(VariantProcess process, Path javaHome) {
+        this.process = process;
+        this.javaHome = javaHome;
+    }
+
+    @Override
+    public long pid() {
+        return process.pid();
+    }
+
+    @Override
+    public URI baseUri() {
+        return process.baseUri();
+    }
+
+    @Override
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** CPU first, as before this class existed: the step's window starts right after it. */
+    @Override
+    public ServerReading read() throws IOException {
+        ProcStat cpu = ProcStat.read(process.pid());
+        GcCounters gc = GcCounters.read(process.pid(), javaHome);
+        return new ServerReading(cpu, gc, ProcStatus.read(process.pid()), null);
+    }
+
+    @Override
+    public JitCounters jit() {
+        return JitCounters.read(process.pid());
+    }
+
+    @Override
+    public JdkInfo jdk() {
+        return null;
+    }
+
+    @Override
+    public EventCounting countEvents(Path output) throws IOException {
+        return PerfStat.attach(process.pid(), output)::stop;
+    }
+
+    @Override
+    public Flamegraphs.Profiled profiled(Flamegraphs flamegraphs) {
+        return flamegraphs.attached(process.pid());
+    }
+
+    @Override
+    public MachineLabel machine() {
+        return MachineLabel.local();
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}

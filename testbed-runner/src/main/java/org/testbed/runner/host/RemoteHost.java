@@ -1,0 +1,259 @@
+package org.testbed.runner.host;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.testbed.deploy.DeployException;
+import org.testbed.deploy.Deployer;
+import org.testbed.deploy.Deployment;
+import org.testbed.deploy.RemoteResult;
+import org.testbed.deploy.RemoteSettings;
+import org.testbed.deploy.SshTarget;
+import org.testbed.runner.env.Environment;
+import org.testbed.runner.env.JdkInfo;
+import org.testbed.variant.Variant;
+
+/**
+ * The server's machine of a {@code --server-host} run: each variant is deployed there with
+ * {@code deploy}'s code ({@link Deployer}: the jar copied once per sha256, started with nohup,
+ * health waited for), read there over ssh ({@link RemoteServer}), and stopped. The run's memcached
+ * runs there too, on its loopback, unless MEMCACHED_SERVERS names others.
+ */
+public final class RemoteHost implements AutoCloseable {
+    /** How long a deployed variant may take to answer health there. */
+    private static final int HEALTH_SECONDS = 120;
+    /** Random ports tried for the run's memcached there. */
+    private static final int MEMCACHED_PORT_ATTEMPTS = 3;
+
+    private final RemoteHostSettings settings;
+    private final ServerMachine machine;
+    private final Path launcher;
+    private final Map<String, JdkInfo> jdks = new LinkedHashMap<>();
+    private final ObjectNode network = Environment.JSON.createObjectNode();
+    private final String memcachedServers;
+    private ObjectNode facts;
+
+    private RemoteHost(RemoteHostSettings settings, ServerMachine machine, Path launcher, String memcachedServers) {
+        this.settings = settings;
+        this.machine = machine;
+        this.launcher = launcher;
+        this.memcachedServers = memcachedServers;
+    }
+
+    /**
+     * Connects, opens the run's session (starting memcached there unless {@code memcachedServers}
+     * is given) and reads the machine. Fails with ssh's reason in one line.
+     *
+     * @param launcher {@code docker/testbed-launch}, copied next to every variant
+     */
+    public static RemoteHost connect(RemoteHostSettings settings, List<Variant> variants, String memcachedServers,
+                                     Path launcher) {
+        SshTarget.requireClient();
+        SshTarget target = SshTarget.of(settings.destination(), settings.sshPort(), settings.identity(), settings.sshOptions());
+        List<String> directories = variants.stream().map(v -> settings.directoryOf(v.name())).toList();
+        int port = 0;
+        ServerMachine machine = null;
+        // A random port for the run's memcached there: another one when it is taken.
+        for (int attempt = 1; machine == null; attempt++) {
+            port = memcachedServers == null ? ThreadLocalRandom.current().nextInt(21000, 29000) : 0;
+            try {
+                machine = ServerMachine.connect(target, port, directories);
+            } catch (DeployException e) {
+                if (attempt == MEMCACHED_PORT_ATTEMPTS || !e.getMessage().contains(ServerMachine.PORT_TAKEN)) {
+                    throw e;
+                }
+            }
+        }
+        RemoteHost host = new RemoteHost(settings, machine, launcher,
+                memcachedServers == null ? "127.0.0.1:" + port : memcachedServers);
+        try {
+            RemoteResult facts = machine.script(MachineFacts.SCRIPT);
+            Map<String, String> sections = MachineFacts.sections(facts.stdout());
+            host.facts = MachineFacts.json(sections);
+            host.network.put("load_machine_address_seen_by_server", sections.getOrDefault("load_machine_address", ""));
+            host.network.put("server_interface", sections.getOrDefault("interface", "unknown"));
+            host.network.put("load_interface", NetworkPath.localInterface(settings.address()));
+            return host;
+        } catch (RuntimeException e) {
+            host.close();
+            throw e;
+        }
+    }
+
+    /** MEMCACHED_SERVERS as the variants there see them. */
+    public String memcachedServers() {
+        return memcachedServers;
+    }
+
+    /** The pid of the memcached the run started there, or -1. */
+    public long memcachedPid() {
+        return machine.memcachedPid();
+    }
+
+    public String destination() {
+        return machine.destination();
+    }
+
+    /** The server's machine, with the names of environment.json's {@code machine}. */
+    public ObjectNode machine() {
+        return facts;
+    }
+
+    /** The network between the two machines: interfaces and MTUs, and the health round trips of each variant. */
+    public ObjectNode network() {
+        return network;
+    }
+
+    /** The JDKs the variants ran on there, as that machine sees them. */
+    public ArrayNode jdks() {
+        ArrayNode array = Environment.JSON.createArrayNode();
+        jdks.values().forEach(info -> array.add(Environment.jdk(info)));
+        return array;
+    }
+
+    /**
+     * Deploys {@code variant} there, waits for its health, times the network path to it, and
+     * returns it running. A variant that does not start is an {@link IOException} naming the log,
+     * into which the end of its remote log is copied; a lost machine is a {@link ServerLostException}.
+     *
+     * @param jvmArgs the JVM's options (TESTBED_JAVA_OPTS there)
+     * @param serverFlags the server's flags ({@code --threads}, the conditions)
+     * @param log the local log of this variant's start
+     */
+    public RunningServer start(Variant variant, Path jar, List<String> jvmArgs, List<String> serverFlags, boolean tls,
+                               Path log, List<String> problems) throws IOException, InterruptedException {
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        environment.put("TESTBED_JAVA_OPTS", String.join(" ", jvmArgs));
+        RemoteSettings remote = RemoteSettings.of(environment, memcachedServers, settings.appPort(), "0.0.0.0", settings.java(),
+                serverFlags);
+        Deployment deployment = new Deployment(variant, jar, launcher, remote, "nohup", HEALTH_SECONDS);
+        String targetSays;
+        Deployer deployer;
+        // The deploy's progress and, when the variant does not start, the end of its remote log go to its local log.
+        try (PrintStream progress = new PrintStream(Files.newOutputStream(log, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND), true, StandardCharsets.UTF_8)) {
+            deployer = new Deployer(machine.target(), settings.directoryOf(variant.name()), progress);
+            try {
+                targetSays = deployer.deploy(deployment, "./testbed deploy " + variant.name() + " --host " + destination());
+            } catch (DeployException e) {
+                throw failedStart(variant, deployer, log, e);
+            }
+        }
+        RemoteServer server = null;
+        try {
+            RemoteResult pid = machine.run(ServerMachine.SHORT, "cat", deployer.directory() + "/testbed.pid");
+            server = new RemoteServer(machine, deployer, Long.parseLong(pid.stdout().strip()), baseUri(tls),
+                    jdk(javaOf(targetSays), jvmArgs), label(), problems);
+            List<Double> rtt = NetworkPath.pingHealth(server.baseUri());
+            ObjectNode perVariant = network.has("health_round_trips") ? (ObjectNode) network.get("health_round_trips")
+                    : network.putObject("health_round_trips");
+            perVariant.set(variant.name(), NetworkPath.describe(rtt));
+            return server;
+        } catch (IOException | RuntimeException e) {
+            if (server != null) {
+                server.close();
+            } else {
+                stopQuietly(deployer);
+            }
+            if (e instanceof NumberFormatException) {
+                throw new IOException("no pid of " + variant.name() + " in " + deployer.directory() + "/testbed.pid on "
+                        + destination());
+            }
+            if (e instanceof IOException io) {
+                throw new IOException(variant.name() + " on " + destination() + " is not reachable from here at "
+                        + baseUri(tls) + ": " + io.getMessage() + " (does --server-address name this machine's way to it?)");
+            }
+            throw e;
+        }
+    }
+
+    /** A deploy that failed: the machine lost, or the variant did not start (the end of its remote log copied into {@code log}). */
+    private IOException failedStart(Variant variant, Deployer deployer, Path log, DeployException e) {
+        // The launcher's hints name deploy's option; run's is --server-java.
+        String why = e.getMessage().replace("--java", "--server-java");
+        if (!reachable()) {
+            throw new ServerLostException("lost the connection to " + destination() + " while deploying " + variant.name()
+                    + ": " + why);
+        }
+        copyRemoteLog(deployer, log);
+        stopQuietly(deployer);
+        return new IOException(why.replaceAll(" \\(its log is above;.*", "") + " (the end of its log is in " + log + ")");
+    }
+
+    private static void stopQuietly(Deployer deployer) {
+        try {
+            deployer.stop();
+        } catch (RuntimeException e) {
+            // the lifeline stops it when the run's session ends
+        }
+    }
+
+    /** The server's machine as results.csv names it. */
+    MachineLabel label() {
+        return new MachineLabel(facts.path("host").asText(), facts.path("arch").asText(), facts.path("cpu_model").asText(),
+                facts.path("cpus").asInt());
+    }
+
+    private URI baseUri(boolean tls) {
+        String address = settings.address().contains(":") ? "[" + settings.address() + "]" : settings.address();
+        return URI.create((tls ? "https" : "http") + "://" + address + ":" + settings.appPort());
+    }
+
+    /** The java the launcher chose: {@code java=PATH} of its check line. */
+    private static String javaOf(String targetSays) {
+        for (String word : targetSays.split("\\s+")) {
+            if (word.startsWith("java=")) {
+                return word.substring("java=".length());
+            }
+        }
+        return "java";
+    }
+
+    /** That java, with the run's JVM options, as {@code JdkInfo} probes a local one: vendor, version, flags. */
+    private JdkInfo jdk(String java, List<String> jvmArgs) {
+        return jdks.computeIfAbsent(java, j -> {
+            List<String> words = new ArrayList<>(List.of(j));
+            words.addAll(jvmArgs);
+            words.addAll(List.of("-XshowSettings:properties", "-XX:+PrintCommandLineFlags", "-version"));
+            RemoteResult probe = machine.run(ServerMachine.SHORT, words.toArray(String[]::new));
+            return JdkInfo.parse(j + " on " + destination(), probe.stdout() + probe.stderr());
+        });
+    }
+
+    private boolean reachable() {
+        try {
+            machine.target().checkConnection();
+            return true;
+        } catch (DeployException e) {
+            return false;
+        }
+    }
+
+    private static void copyRemoteLog(Deployer deployer, Path log) {
+        try (OutputStream out = Files.newOutputStream(log, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+            RemoteResult tail = deployer.logs(40);
+            out.write(("--- the end of its log on the server's machine:\n" + tail.output() + "\n").getBytes(StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            // the message already names what failed; the log's tail is a help, not a must
+        }
+    }
+
+    /** Ends the run's session there: whatever the run deployed is stopped, and its memcached. */
+    @Override
+    public void close() {
+        machine.close();
+    }
+}

@@ -1,0 +1,45 @@
+package org.testbed.runner.host;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.proc.JitCounters;
+
+/**
+ * One started variant, wherever it runs: on this machine ({@link LocalServer}) or on the server's
+ * machine over ssh ({@link RemoteServer}). The step code reads it the same way in both cases, with
+ * the same methods: {@code /proc/PID/stat}, {@code /proc/PID/status} and the JVM's hsperfdata file.
+ */
+public interface RunningServer extends AutoCloseable {
+
+    /** The server's pid on the machine it runs on. */
+    long pid();
+
+    /** Where the load goes: {@code http(s)://ADDRESS:PORT}. */
+    URI baseUri();
+
+    boolean isAlive();
+
+    /** CPU times, GC counters and memory of the server now. */
+    ServerReading read() throws IOException;
+
+    /** Compile time so far, or null when not known; read every second of a warm-up, so it must be cheap. */
+    JitCounters jit();
+
+    /** The JDK as the server's machine sees it, or null when the caller's probe of the local launcher stands. */
+    JdkInfo jdk();
+
+    /** Starts {@code perf stat} on its machine, attached to it; the counts are copied into {@code output}. */
+    EventCounting countEvents(Path output) throws IOException;
+
+    /** It, to profile with {@code flamegraphs}: attached here, or through jcmd on its machine. */
+    Flamegraphs.Profiled profiled(Flamegraphs flamegraphs);
+
+    /** The machine it runs on, as results.csv names it. */
+    MachineLabel machine();
+
+    @Override
+    void close();
+}

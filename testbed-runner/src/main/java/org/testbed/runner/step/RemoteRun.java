@@ -1,0 +1,69 @@
+package org.testbed.runner.step;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.host.RemoteHost;
+import org.testbed.runner.host.RemoteHostSettings;
+import org.testbed.variant.Variant;
+
+/**
+ * What a {@code --server-host} run does differently from a local one, kept here so that
+ * {@link Runner} only asks: connect to the server's machine, and record both machines and the
+ * network between them in environment.json.
+ */
+final class RemoteRun {
+    /** Until a variant is deployed the JDK is not known here: the server's machine chooses it. */
+    static final JdkInfo PENDING_JDK = new JdkInfo("", "", 0, "", "chosen on the server's machine", "", "");
+    /** Stands for the java of each variant: testbed-launch finds one on the server's machine. */
+    private static final Path CHOSEN_THERE = Path.of("java");
+
+    private RemoteRun() {
+    }
+
+    /** Every variant, each on the java the server's machine will choose. */
+    static Map<Variant, Path> javas(List<Variant> variants) {
+        Map<Variant, Path> javas = new LinkedHashMap<>();
+        variants.forEach(v -> javas.put(v, CHOSEN_THERE));
+        return javas;
+    }
+
+    static RemoteHost connect(RunSettings settings, String memcachedServers) {
+        return RemoteHost.connect(settings.serverHost(), settings.variants(), memcachedServers,
+                settings.root().resolve("docker").resolve("testbed-launch"));
+    }
+
+    /** For the console: the server's machine and where the load goes. */
+    static String describe(RemoteHost host, RunSettings settings) {
+        ObjectNode m = host.machine();
+        RemoteHostSettings s = settings.serverHost();
+        return "server machine " + host.destination() + ": " + m.path("host").asText() + ", " + m.path("arch").asText() + ", "
+                + m.path("cpus").asInt() + " CPUs, " + m.path("cpu_model").asText() + "; variants in " + s.directory()
+                + "/<variant>, load to " + s.address() + ":" + s.appPort() + ", memcached " + host.memcachedServers()
+                + (host.memcachedPid() > 0 ? " (started there)" : "");
+    }
+
+    /**
+     * environment.json of a two-machine run: {@code machine} stays the load machine (where the
+     * runner ran), {@code server_machine} is the server's, with the JDKs as it sees them, and
+     * {@code network_path} the way between them.
+     */
+    static void record(ObjectNode env, RemoteHost host, RunSettings settings) {
+        ObjectNode run = (ObjectNode) env.get("run");
+        run.put("topology", "two machines: the server on " + host.destination() + ", the load from this machine");
+        run.put("server_host", host.destination());
+        ((ObjectNode) env.get("machine")).put("role", "load");
+        ObjectNode server = host.machine().deepCopy();
+        server.put("role", "server");
+        server.put("pinning", "not pinned by the runner: the server's machine is its own (its allowed CPUs are above)");
+        server.put("directory", settings.serverHost().directory());
+        server.put("address", settings.serverHost().address() + ":" + settings.serverHost().appPort());
+        server.set("jdks", host.jdks());
+        env.set("server_machine", server);
+        env.set("network_path", host.network());
+        ((ObjectNode) env.get("pinning")).put("server_machine", "not pinned by the runner (the server's machine is its own)");
+    }
+}
