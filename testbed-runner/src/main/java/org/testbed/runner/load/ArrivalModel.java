@@ -1,5 +1,7 @@
 package org.testbed.runner.load;
 
+import java.util.function.LongConsumer;
+
 /**
  * How requests come to the connections of one {@link EventLoop}: the part of the loop that differs
  * between the closed model ({@link ClosedArrivals}) and the open one ({@link OpenArrivals}). Called
@@ -30,4 +32,8 @@ interface ArrivalModel {
 
     /** Arrivals still waiting for a connection (when the window has closed: never sent). */
     long queued();
+
+    /** Gives each arrival still waiting for a connection (its intended start) to {@code each}; none in a closed model. */
+    default void unanswered(LongConsumer each) {
+    }
 }

@@ -49,6 +49,13 @@ final class DriverReport {
                         + " in_flight_at_end=%d queued_at_end=%d%n",
                 total.requests, total.errors, total.requests / seconds, cpuMs, peakConnections, inFlightAtEnd, queuedAtEnd));
         raw.append(String.format(Locale.ROOT, "tls_handshakes=%d gzip_responses=%d%n", total.handshakes, total.compressed));
+        if (level.isOpen()) {
+            raw.append(String.format(Locale.ROOT, "window_arrivals_unanswered=%d (open model: arrivals of the window without an"
+                    + " answer when it closed that had waited longer than its slowest answer; in the latency at their"
+                    + " wait until then, a lower bound). Arrivals began %.1f s"
+                    + " before the window, unmeasured, to open the connections the rate needs%n", total.unanswered,
+                    NioHttpDriver.OPEN_LEAD_IN_NANOS / 1e9));
+        }
         raw.append(percentiles("latency ms:", total.latency));
         if (level.isOpen()) {
             raw.append(percentiles("latency from the actual send ms (uncorrected):", total.uncorrected));

@@ -42,6 +42,8 @@ final class EventLoop implements Runnable {
     private int establishing;
     private int peakConnections;
     private long start;
+    /** When the arrival model begins: the window's start, or earlier by the open model's lead-in. */
+    private long arrivalsFrom;
     /** Set by the coordinator to stop early: read on every turn of the loop, so it stops promptly. */
     private volatile long end;
 
@@ -60,9 +62,23 @@ final class EventLoop implements Runnable {
 
     /** Before the loop runs: the window it measures. */
     void window(long start, long end) {
+        window(start, start, end);
+    }
+
+    /**
+     * Before the loop runs: the window it measures, and when its arrivals begin ({@code arrivalsFrom},
+     * at or before {@code start}); what is sent for arrivals before the window is not measured.
+     */
+    void window(long arrivalsFrom, long start, long end) {
+        this.arrivalsFrom = arrivalsFrom;
         this.start = start;
         this.end = end;
         measured.windowStart(start);
+    }
+
+    /** When the arrival model begins. */
+    long arrivalsFrom() {
+        return arrivalsFrom;
     }
 
     /** From another thread: closes the window at {@code end} (now, typically) instead; the loop stops at once. */
@@ -113,7 +129,7 @@ final class EventLoop implements Runnable {
     }
 
     private void loop() throws IOException {
-        while (System.nanoTime() < start) {
+        while (System.nanoTime() < arrivalsFrom) {
             LockSupport.parkNanos(100_000);
         }
         model.begin(System.nanoTime());
@@ -306,7 +322,7 @@ final class EventLoop implements Runnable {
         if (step.gzip && isGzip(parser.header("Content-Encoding"))) {
             try {
                 body = gunzip.inflate(body);
-                if (now < end) {
+                if (now >= start && now < end) {
                     measured.compressed();
                 }
             } catch (IOException e) {
@@ -329,7 +345,7 @@ final class EventLoop implements Runnable {
             step.lanes.release(lane);
             conn.lane = null;
         }
-        if (now < end) {
+        if (now >= start && now < end) {
             measured.request(conn.startNanos, conn.sentNanos, now);
             if (!ok) {
                 error(spec.name() + ": " + failure);
@@ -447,6 +463,23 @@ final class EventLoop implements Runnable {
 
     void error(String reason) {
         measured.error(reason);
+    }
+
+    /**
+     * After the loop: the window's arrivals still without an answer (in flight, connecting, or queued
+     * in the model) that have waited longer than its slowest answer are counted in the latency at
+     * their wait so far ({@link Measurements#unanswered}).
+     */
+    void censorUnanswered() {
+        long longest = measured.longestAnswerNanos();
+        for (HttpConnection conn : conns) {
+            if (conn.busy) {
+                measured.unanswered(conn.startNanos, end, longest);
+            } else if (conn.pendingIntended >= 0) {
+                measured.unanswered(conn.pendingIntended, end, longest);
+            }
+        }
+        model.unanswered(intended -> measured.unanswered(intended, end, longest));
     }
 
     long inFlightAtEnd() {

@@ -1,5 +1,7 @@
 package org.testbed.runner.load;
 
+import java.util.function.LongConsumer;
+
 /** A growable FIFO of longs (intended start times), without boxing. */
 final class LongQueue {
     private long[] items = new long[1024];
@@ -17,6 +19,13 @@ final class LongQueue {
         }
         items[(head + size) % items.length] = value;
         size++;
+    }
+
+    /** Every value, oldest first, without removing them. */
+    void forEach(LongConsumer each) {
+        for (int i = 0; i < size; i++) {
+            each.accept(items[(head + i) % items.length]);
+        }
     }
 
     long poll() {

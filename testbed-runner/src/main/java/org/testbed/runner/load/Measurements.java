@@ -34,6 +34,8 @@ final class Measurements {
     long handshakes;
     /** Responses in the window that came gzip-compressed (and were inflated before they were checked). */
     long compressed;
+    /** Open model: arrivals of the window without an answer when it closed ({@link #unanswered}). */
+    long unanswered;
 
     /** {@code seconds}: how many per-second windows to count in (the longest the window may last, rounded up). */
     Measurements(int seconds) {
@@ -49,10 +51,17 @@ final class Measurements {
      * {@code intended} and sent at {@code sent}.
      */
     void request(long intended, long sent, long now) {
+        if (now < windowStart) {
+            return; // answered during the open model's lead-in, before the window
+        }
         requests++;
-        record(latency, now - intended);
-        record(uncorrected, now - sent);
-        record(scheduleLag, sent - intended);
+        // Throughput is every answer of the window; latency is the window's own arrivals only. An
+        // arrival of the lead-in answered in the window is the server's work, not the window's wait.
+        if (intended >= windowStart) {
+            record(latency, now - intended);
+            record(uncorrected, now - sent);
+            record(scheduleLag, sent - intended);
+        }
         int second = (int) Math.min(perSecond.length() - 1, Math.max(0, (now - windowStart) / SECOND));
         // One writer (this loop's thread): a plain read and a release write are enough for the reader.
         perSecond.setRelease(second, perSecond.getPlain(second) + 1);
@@ -60,6 +69,27 @@ final class Measurements {
 
     private static void record(Histogram histogram, long nanos) {
         histogram.recordValue(Math.min(Math.max(0, nanos / 1000), HIGHEST_MICROS));
+    }
+
+    /**
+     * Open model: an arrival of the window that had no answer when it closed (queued, connecting, or
+     * in flight), which has waited longer than the slowest answer of the window ({@code longestNanos}).
+     * Its latency is at least {@code end - intended}, and counted so, a lower bound: left out, a server
+     * too slow to answer its window's arrivals would show the latencies of the few it did answer (and
+     * none at all when the lead-in's backlog took the whole window). The arrivals of the window's last
+     * moments, in flight for less than the slowest answer, are left out as before: they would land
+     * anywhere in the distribution, and a lower bound would only pull it down.
+     */
+    void unanswered(long intended, long end, long longestNanos) {
+        if (intended >= windowStart && intended < end && end - intended > longestNanos) {
+            unanswered++;
+            record(latency, end - intended);
+        }
+    }
+
+    /** The slowest answer to an arrival of the window so far, in nanoseconds (0 when none). */
+    long longestAnswerNanos() {
+        return latency.getTotalCount() == 0 ? 0 : latency.getMaxValue() * 1000;
     }
 
     void handshake() {
@@ -103,6 +133,7 @@ final class Measurements {
         errors += other.errors;
         handshakes += other.handshakes;
         compressed += other.compressed;
+        unanswered += other.unanswered;
         other.failures.forEach((k, v) -> failures.merge(k, v, Long::sum));
         for (int i = 0; i < perSecond.length(); i++) {
             perSecond.addAndGet(i, other.perSecond.get(i));

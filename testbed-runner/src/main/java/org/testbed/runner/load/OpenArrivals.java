@@ -3,6 +3,7 @@ package org.testbed.runner.load;
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
 import java.util.ArrayDeque;
+import java.util.function.LongConsumer;
 
 /**
  * Open model ({@link Level#open}): arrivals at a constant rate, each at its intended start time
@@ -40,7 +41,7 @@ final class OpenArrivals implements ArrivalModel {
 
     @Override
     public void begin(long now) {
-        nextArrival = loop.start() + offset;
+        nextArrival = loop.arrivalsFrom() + offset;
     }
 
     @Override
@@ -106,5 +107,10 @@ final class OpenArrivals implements ArrivalModel {
     @Override
     public long queued() {
         return pending.size();
+    }
+
+    @Override
+    public void unanswered(LongConsumer each) {
+        pending.forEach(each);
     }
 }
