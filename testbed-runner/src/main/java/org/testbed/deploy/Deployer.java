@@ -218,9 +218,20 @@ public final class Deployer {
 
     private static void require(RemoteResult result, String failure) {
         if (!result.ok()) {
-            String said = result.output().isEmpty() ? "" : ": " + result.output().replaceAll("\\s*\\R\\s*", "; ");
-            throw new DeployException(failure + said);
+            throw new DeployException(explain(failure, result.output()));
         }
+    }
+
+    /**
+     * The failure with what the command said. OpenSSH's scp copies over SFTP since 9.0, so an sshd
+     * without an sftp subsystem accepts the login and then closes the copy with no other word.
+     */
+    static String explain(String failure, String output) {
+        String said = output.isBlank() ? "" : ": " + output.strip().replaceAll("\\s*\\R\\s*", "; ");
+        if (output.contains("scp: Connection closed")) {
+            said += " (scp copies over SFTP: the sshd there needs a 'Subsystem sftp' line in its sshd_config)";
+        }
+        return failure + said;
     }
 
     private void say(String line) {
