@@ -54,7 +54,7 @@ public final class SshTarget {
             throw new IllegalArgumentException("--host must be USER@HOST (or a host name), got '" + destination + "'");
         }
         if (port < 1 || port > 65535) {
-            throw new IllegalArgumentException("--port must be an ssh port, 1-65535, got " + port);
+            throw new IllegalArgumentException("--ssh-port must be an ssh port, 1-65535, got " + port);
         }
         if (identity != null && !Files.isReadable(identity)) {
             throw new IllegalArgumentException("--identity " + identity + ": no such readable file");

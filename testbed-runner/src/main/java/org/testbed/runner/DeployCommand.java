@@ -20,6 +20,7 @@ import org.testbed.variant.VariantManifest;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
@@ -52,15 +53,14 @@ final class DeployCommand implements Callable<Integer> {
             description = "the machine (required); your ~/.ssh/config applies (aliases, ProxyJump...)")
     String host;
 
-    @Option(names = "--port", paramLabel = "N", description = "ssh port (default 22)")
-    int sshPort = 22;
+    @Mixin
+    SshOptions ssh = new SshOptions();
 
-    @Option(names = "--identity", paramLabel = "FILE", description = "ssh private key (ssh -i; only that key is offered)")
-    Path identity;
-
-    @Option(names = "--ssh-option", paramLabel = "OPT", description = {"an extra ssh -o option, repeatable, e.g."
-            + " --ssh-option UserKnownHostsFile=FILE (the default host key policy is StrictHostKeyChecking=accept-new)"})
-    List<String> sshOptions = new ArrayList<>();
+    /** The ssh port's name before run --server-host took the same options: kept so that scripts go on working. */
+    @Option(names = "--port", paramLabel = "N", hidden = true)
+    void legacyPort(int port) {
+        ssh.port = port;
+    }
 
     @Option(names = "--memcached", paramLabel = "H:P[,H:P]",
             description = "MEMCACHED_SERVERS as seen from HOST (default: $MEMCACHED_SERVERS, else 127.0.0.1:11211 on HOST)")
@@ -142,7 +142,7 @@ final class DeployCommand implements Callable<Integer> {
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("--host USER@HOST is required");
         }
-        SshTarget target = SshTarget.of(host, sshPort, identity, sshOptions);
+        SshTarget target = ssh.target(host);
         String directory = dir == null ? Deployer.defaultDirectory(chosen.name()) : dir;
         Deployer deployer = new Deployer(target, directory, System.err);
         int actions = (stop ? 1 : 0) + (status ? 1 : 0) + (logs != null ? 1 : 0);
@@ -233,7 +233,7 @@ final class DeployCommand implements Callable<Integer> {
     private String again(String name, SshTarget target, String directory) {
         StringBuilder again = new StringBuilder("./testbed deploy " + name + " --host " + target.destination());
         if (target.port() != 22) {
-            again.append(" --port ").append(target.port());
+            again.append(" --ssh-port ").append(target.port());
         }
         if (target.identity() != null) {
             again.append(" --identity ").append(target.identity());

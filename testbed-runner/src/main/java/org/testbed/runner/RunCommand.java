@@ -33,6 +33,7 @@ import org.testbed.scenario.KeySpace;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantManifest;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -195,15 +196,8 @@ final class RunCommand implements Callable<Integer> {
                     + " MEMCACHED_SERVERS is set; --counters and --flamegraph record there too")
     String serverHost;
 
-    @Option(names = "--ssh-port", paramLabel = "N", defaultValue = "22", description = "The ssh port of --server-host")
-    int sshPort;
-
-    @Option(names = "--identity", paramLabel = "FILE", description = "The ssh private key for --server-host (ssh -i)")
-    Path identity;
-
-    @Option(names = "--ssh-option", paramLabel = "OPT",
-            description = "An extra ssh -o option for --server-host, repeatable, e.g. UserKnownHostsFile=FILE")
-    List<String> sshOptions = new ArrayList<>();
+    @Mixin
+    SshOptions ssh = new SshOptions();
 
     @Option(names = "--server-address", paramLabel = "ADDR",
             description = "Where the load goes with --server-host (default: its host part)")
@@ -333,13 +327,13 @@ final class RunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--server-host cannot be combined with " + String.join(", ", local)
                     + "; run without it on the server's machine for those");
         }
-        SshTarget target = SshTarget.of(serverHost.strip(), sshPort, identity, sshOptions);
+        SshTarget target = ssh.target(serverHost.strip());
         if (appPort < 1 || appPort > 65535) {
             throw new IllegalArgumentException("--app-port must be a port, 1-65535, not " + appPort);
         }
         String address = serverAddress == null || serverAddress.isBlank() ? target.host() : serverAddress.strip();
         Target.allowNamedServer(address);
-        return new RemoteHostSettings(target.destination(), sshPort, identity, sshOptions, serverDir.strip(), address, appPort,
+        return new RemoteHostSettings(target.destination(), ssh.port, ssh.identity, ssh.options, serverDir.strip(), address, appPort,
                 serverJava == null || serverJava.isBlank() ? null : serverJava.strip());
     }
 

@@ -45,7 +45,7 @@ class SshFailureTest {
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> SshTarget.of("user@", 22, null, List.of())))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--host must be USER@HOST");
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> SshTarget.of("u@h", 70000, null, List.of())))
-                .hasMessageContaining("--port must be an ssh port, 1-65535");
+                .hasMessageContaining("--ssh-port must be an ssh port, 1-65535");
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> SshTarget.of("u@h", 22, Path.of("no/such/key"), List.of())))
                 .hasMessageContaining("--identity no/such/key: no such readable file");
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> SshTarget.of("u@h", 22, null, List.of("BatchMode"))))

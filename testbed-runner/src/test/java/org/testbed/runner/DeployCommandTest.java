@@ -27,7 +27,8 @@ class DeployCommandTest {
         "dir with ~                | vertx --host u@nowhere.invalid --dir ~/x                | --dir '~/x': use letters, digits and . _ / + - only",
         "service                   | vertx --host u@nowhere.invalid --service upstart        | --service must be auto, systemd or nohup",
         "timeout                   | vertx --host u@nowhere.invalid --timeout -1             | --timeout must be a number of seconds",
-        "ssh port                  | vertx --host u@nowhere.invalid --port 0                 | --port must be an ssh port, 1-65535",
+        "ssh port                  | vertx --host u@nowhere.invalid --ssh-port 0             | --ssh-port must be an ssh port, 1-65535",
+        "ssh port, its old name    | vertx --host u@nowhere.invalid --port 0                 | --ssh-port must be an ssh port, 1-65535",
         "identity                  | vertx --host u@nowhere.invalid --identity no/such/key   | --identity no/such/key: no such readable file",
         "two actions               | vertx --host u@nowhere.invalid --stop --status          | one of --stop, --status, --logs at a time",
     })

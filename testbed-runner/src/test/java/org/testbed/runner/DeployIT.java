@@ -193,7 +193,7 @@ class DeployIT {
     @Order(3)
     void aWrongKeyIsAnAuthenticationFailure() throws Exception {
         RunnerJar.Outcome wrong = RunnerJar.call(COMMAND_LIMIT_SECONDS, "deploy", VARIANT, "--root", RunnerJar.ROOT.toString(),
-                "--no-build", "--host", user + "@127.0.0.1", "--port", Integer.toString(sshPort),
+                "--no-build", "--host", user + "@127.0.0.1", "--ssh-port", Integer.toString(sshPort),
                 "--identity", work.resolve("wrong_key").toString(), "--ssh-option", "UserKnownHostsFile=" + work.resolve("known_hosts"),
                 "--ssh-option", "StrictHostKeyChecking=yes", "--dir", work.resolve("vm/wrong-key").toString(),
                 "--app-port", Integer.toString(freePort()), "--bind", "127.0.0.1");
@@ -205,7 +205,7 @@ class DeployIT {
     void noSshdIsConnectionRefused() throws Exception {
         int closed = freePort();
         RunnerJar.Outcome refused = RunnerJar.call(COMMAND_LIMIT_SECONDS, "deploy", VARIANT, "--root", RunnerJar.ROOT.toString(),
-                "--no-build", "--host", user + "@127.0.0.1", "--port", Integer.toString(closed),
+                "--no-build", "--host", user + "@127.0.0.1", "--ssh-port", Integer.toString(closed),
                 "--identity", work.resolve("client_key").toString(), "--dir", work.resolve("vm/no-sshd").toString(),
                 "--app-port", Integer.toString(freePort()), "--bind", "127.0.0.1");
         assertFailure(refused, "deploy: error: nothing accepts ssh on 127.0.0.1 port " + closed + " (connection refused)");
@@ -266,7 +266,7 @@ class DeployIT {
             return;
         }
         int port = freePort();
-        List<String> login = List.of("--host", UNPRIVILEGED + "@127.0.0.1", "--port", Integer.toString(sshPort),
+        List<String> login = List.of("--host", UNPRIVILEGED + "@127.0.0.1", "--ssh-port", Integer.toString(sshPort),
                 "--identity", work.resolve("client_key").toString(), "--ssh-option", "UserKnownHostsFile=" + work.resolve("known_hosts"),
                 "--ssh-option", "StrictHostKeyChecking=yes", "--root", RunnerJar.ROOT.toString(), "--no-build");
         List<String> deploy = new ArrayList<>(List.of("deploy", VARIANT));
@@ -358,7 +358,7 @@ class DeployIT {
 
     private static RunnerJar.Outcome deploy(String variant, String... more) throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(List.of("deploy", variant, "--root", RunnerJar.ROOT.toString(), "--no-build",
-                "--host", user + "@127.0.0.1", "--port", Integer.toString(sshPort), "--identity", work.resolve("client_key").toString(),
+                "--host", user + "@127.0.0.1", "--ssh-port", Integer.toString(sshPort), "--identity", work.resolve("client_key").toString(),
                 "--ssh-option", "UserKnownHostsFile=" + work.resolve("known_hosts"), "--ssh-option", "StrictHostKeyChecking=yes"));
         args.addAll(Arrays.asList(more));
         RunnerJar.Outcome outcome = RunnerJar.call(COMMAND_LIMIT_SECONDS, args.toArray(String[]::new));
