@@ -23,20 +23,24 @@ import org.testbed.variant.Variant;
  *
  * <p>A leak of one socket or thread per fault (a reconnect that forgets the old connection, a
  * timer thread per timeout) grows with the number of faults; a pool filling up to the load's
- * concurrency does not, and it does so in the first cycles (Tomcat's workers grew by 3 or 4 over
- * the first cycles and then stayed put over ten). So the counts are compared between the end of
- * {@link #WARM_UP_CYCLES} and the end of {@link #CYCLES}: a leak of one per cycle shows as 4 or
- * more, above the {@link #SLACK} of threads a pool may trim and refill.
+ * concurrency does not, and it does so mostly in the first cycles (Tomcat's workers grew by 3 or 4
+ * over the first cycles and then stayed put over ten). A pool's size is its highest peak so far, so
+ * it may still creep up a little later: Jetty's sync workers once grew by 4 between the second and
+ * the sixth cycle. So the counts are compared between the end of {@link #WARM_UP_CYCLES} and the
+ * end of {@link #CYCLES}, six cycles (twelve faults) apart: a leak of one thread per cycle shows as
+ * 6 or more, above the {@link #THREAD_SLACK} a pool may trim, refill and creep by; descriptors are
+ * not pooled and get {@link #SLACK}.
  */
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
 @StartedVariant(log = "faults")
 class FaultRecoveryIT {
     private static final int WARM_UP_CYCLES = 2;
-    private static final int CYCLES = 6;
+    private static final int CYCLES = 8;
     /** Requests in flight at once during each fault: more than a handful, fewer than any pool. */
     private static final int CONCURRENT = 16;
     private static final int SLACK = 2;
+    private static final int THREAD_SLACK = 4;
 
     private final Variant variant;
     private final RunningVariant running;
@@ -67,7 +71,7 @@ class FaultRecoveryIT {
             RobustnessSummary.record(variant.name(), "threads_before_after", before.threads() + "->" + after.threads());
             RobustnessSummary.record(variant.name(), "fds_before_after", before.fileDescriptors() + "->" + after.fileDescriptors());
             assertThat(after.threads()).as("threads over %d fault cycles (before: %s; after: %s)",
-                    CYCLES - WARM_UP_CYCLES, before, after).isLessThanOrEqualTo(before.threads() + SLACK);
+                    CYCLES - WARM_UP_CYCLES, before, after).isLessThanOrEqualTo(before.threads() + THREAD_SLACK);
             assertThat(after.fileDescriptors()).as("file descriptors over %d fault cycles (before: %s; after: %s)",
                     CYCLES - WARM_UP_CYCLES, before, after).isLessThanOrEqualTo(before.fileDescriptors() + SLACK);
             passed++;
