@@ -64,8 +64,8 @@ class ComparisonTest {
     @Test
     void aTlsStepIsNeverMatchedWithAPlainOne() {
         ResultRow plain = row("vertx", "mix", 64, 0, 20000, 4.0, 0.03, 0.01, "17");
-        ResultRow tlsOnly = withConditions(row("vertx", "mix", 64, 0, 12000, 6.0, 0.05, 0.01, "17"), "tls");
-        ResultRow tlsGzip = withConditions(row("vertx", "mix", 64, 0, 9000, 7.0, 0.07, 0.01, "17"), "tls+gzip");
+        ResultRow tlsOnly = row("vertx", "mix", 64, 0, 12000, 6.0, 0.05, 0.01, "17").withConditions(Conditions.parse("tls"));
+        ResultRow tlsGzip = row("vertx", "mix", 64, 0, 9000, 7.0, 0.07, 0.01, "17").withConditions(Conditions.parse("tls+gzip"));
         Comparison c = Comparison.of(List.of(plain, tlsOnly), List.of(tlsGzip, tlsOnly));
         assertThat(c.matched()).singleElement().satisfies(m -> {
             assertThat(m.key().conditions().label()).isEqualTo("tls");
@@ -73,13 +73,6 @@ class ComparisonTest {
         });
         assertThat(c.onlyA()).extracting(ResultRow.StepKey::describe).containsExactly("c=64");
         assertThat(c.onlyB()).extracting(ResultRow.StepKey::describe).containsExactly("c=64 tls+gzip");
-    }
-
-    private static ResultRow withConditions(ResultRow r, String conditions) {
-        return new ResultRow(r.runId(), r.startedAt(), r.host(), r.arch(), r.cpuModel(), r.cpus(), r.jdk(), r.variant(),
-                r.mode(), r.scenario(), r.driver(), r.concurrency(), r.targetRps(), r.durationS(), r.requests(), r.errors(),
-                r.rps(), r.latP50Ms(), r.latP90Ms(), r.latP99Ms(), r.latP999Ms(), r.latMaxMs(), r.cpuUserMsPerReq(),
-                r.cpuSysMsPerReq(), r.serverRssMb(), r.gcCount(), r.gcMs(), Conditions.parse(conditions));
     }
 
     @Test
