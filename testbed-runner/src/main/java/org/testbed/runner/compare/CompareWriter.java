@@ -103,8 +103,7 @@ public final class CompareWriter {
         List<Comparison.Finding> findings = c.findings();
         long unknown = c.withoutNoiseEstimate();
         String noEstimate = unknown == 0 ? "" : String.format(Locale.ROOT, "(%d of %d figures have no noise estimate:"
-                + " a run measured the step once (use --repeat 3 or more), or after a warm-up cut short by --warmup"
-                + " (raise it))",
+                + " a run measured the step once (use --forks 2 --iterations 3 or more))",
                 unknown, c.matched().size() * Comparison.Metric.values().length);
         if (findings.isEmpty()) {
             out.append("nothing changed beyond noise").append(noEstimate.isEmpty() ? "" : " " + noEstimate).append('\n');
@@ -140,14 +139,18 @@ public final class CompareWriter {
         return out.toString();
     }
 
-    /** One change beyond noise, e.g. {@code vertx mix c=64 rps 0.730× [0.700, 0.760] slower (A 20000 → B 14600 req/s; 97%, n 5/5)}. */
+    /**
+     * One change beyond noise with the step's caveats, e.g. {@code vertx mix c=64 rps 0.730× [0.700, 0.760] slower
+     * (A 20000 → B 14600 req/s; 95%, n 6/6; NOT QUIET in 6 of 12 samples)}.
+     */
     static String finding(Comparison.Finding f) {
         Comparison.Change ch = f.change();
         ResultRow.StepKey k = f.match().key();
-        return String.format(Locale.ROOT, "%s %s %s %s %.3f× %s %s (A %s → B %s %s; %.0f%%, n %d/%d)", k.variant(), k.scenario(),
+        List<String> flags = f.match().flags();
+        return String.format(Locale.ROOT, "%s %s %s %s %.3f× %s %s (A %s → B %s %s; %.0f%%, n %d/%d%s)", k.variant(), k.scenario(),
                 k.describe(), ch.metric().wireName(), ch.ratio(), interval(ch), ch.verdict().wireName(),
                 figure(ch.metric(), ch.a()).trim(), figure(ch.metric(), ch.b()).trim(), unit(ch.metric()),
-                100 * ch.confidence(), ch.nA(), ch.nB());
+                100 * ch.confidence(), ch.nA(), ch.nB(), flags.isEmpty() ? "" : "; " + String.join("; ", flags));
     }
 
     private static String interval(Comparison.Change ch) {

@@ -1,12 +1,16 @@
 package org.testbed.runner.compare;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import org.testbed.schema.ResultRow;
 import org.testbed.runner.csv.SampleRecord;
+import org.testbed.runner.stats.ForkedSamples;
 import org.testbed.runner.stats.RatioInterval;
 import org.testbed.runner.stats.Verdict;
 
@@ -15,13 +19,18 @@ import org.testbed.runner.stats.Verdict;
  * steps, offered rate for open ones), and for each of throughput, p99 latency and server CPU per
  * request the ratio B/A with a confidence interval and a {@link Verdict}.
  *
- * <p>A's and B's figures are results.csv's (the medians of the repeats). The ratio and its
- * interval come from the repeats in both runs' samples.csv ({@link RatioInterval}: the
- * Hodges–Lehmann estimate, so it can differ slightly from b / a). A step with fewer than two
- * samples on a side (a run without {@code --repeat}, or from before samples.csv) gets the ratio of
- * the results.csv figures, no interval, and the verdict {@link Verdict#NO_NOISE_ESTIMATE}: one
- * sample cannot tell a change from noise. A ratio is undefined (NaN) when A's figure is zero or
- * missing.
+ * <p>A's and B's figures are results.csv's (the medians of the samples). The ratio and its
+ * interval come from both runs' samples.csv, grouped by fork ({@link ForkedSamples}: the ratio of
+ * the geometric means of the fork means, so it can differ slightly from b / a; Welch's interval
+ * with the fork as the unit). A step with fewer than two samples on a side (a run measured once,
+ * or from before samples.csv) gets the ratio of the results.csv figures, no interval, and the
+ * verdict {@link Verdict#NO_NOISE_ESTIMATE}: one sample cannot tell a change from noise. A ratio is
+ * undefined (NaN) when A's figure is zero or missing.
+ *
+ * <p>What makes a figure suspect (a warm-up cut short, a step still trending, other load on the
+ * machine, a saturated load side, a single fork) never hides a verdict: it is a flag beside it,
+ * in the console, compare.csv and the page. A 10× change measured on a busy machine is still a
+ * 10× change.
  */
 public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, List<ResultRow.StepKey> onlyB) {
 
@@ -94,16 +103,6 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
     public record Change(Metric metric, double a, double b, double ratio, double ciLow, double ciHigh,
                          double confidence, int nA, int nB, double noiseFloor, Verdict verdict) {
 
-        /**
-         * The same figures with the verdict {@link Verdict#NO_NOISE_ESTIMATE}: for a step whose samples
-         * followed a warm-up cut short by {@code --warmup}. Such samples come from JVMs still
-         * compiling, and differ between runs by more than within one: an A/A pair of default runs
-         * here gave servlet-jetty-async's mix 48.7–53.8 k req/s, then 61.2–66.2 k, every warm-up cut
-         * short. Their scatter does not estimate the noise of a steady server.
-         */
-        public Change withoutNoiseEstimate() {
-            return new Change(metric, a, b, ratio, ciLow, ciHigh, confidence, nA, nB, noiseFloor, Verdict.NO_NOISE_ESTIMATE);
-        }
     }
 
     /** One step present in both runs, with its three {@link Change}s in {@link Metric} order. */
@@ -164,14 +163,10 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
             }
             List<SampleRecord> sa = samplesA.getOrDefault(e.getKey(), List.of());
             List<SampleRecord> sb = samplesB.getOrDefault(e.getKey(), List.of());
-            long cutShort = sa.stream().filter(x -> !x.warmupSettled()).count() + sb.stream().filter(x -> !x.warmupSettled()).count();
-            if (cutShort > 0) {
-                flags.add("warm-up cut short in " + cutShort + " of " + (sa.size() + sb.size()) + " samples: no noise estimate");
-            }
+            flags.addAll(caveats(sa, sb));
             List<Change> changes = new ArrayList<>();
             for (Metric metric : Metric.values()) {
-                Change c = change(metric, metric.of(ra), metric.of(rb), values(metric, sa, ra), values(metric, sb, rb));
-                changes.add(cutShort > 0 ? c.withoutNoiseEstimate() : c);
+                changes.add(change(metric, metric.of(ra), metric.of(rb), byFork(metric, sa, ra), byFork(metric, sb, rb)));
             }
             matched.add(new Match(e.getKey(), ra, rb, List.copyOf(changes), flags));
         }
@@ -185,19 +180,65 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
     }
 
     /**
-     * One figure: {@code a} and {@code b} as shown, the ratio, interval and verdict from the
-     * samples when each side has at least two usable ones (positive, finite), else b / a and
-     * {@link Verdict#NO_NOISE_ESTIMATE}.
+     * One figure of samples measured once per fresh server (or search): {@link #change(Metric, double,
+     * double, List, List)} with every sample its own fork.
      */
     public static Change change(Metric metric, double a, double b, double[] samplesA, double[] samplesB) {
-        RatioInterval r = RatioInterval.of(samplesA, samplesB);
+        return change(metric, a, b, eachItsOwnFork(samplesA), eachItsOwnFork(samplesB));
+    }
+
+    /**
+     * One figure: {@code a} and {@code b} as shown, the ratio, interval and verdict from the
+     * samples grouped by fork when each side has at least two usable ones (positive, finite), else
+     * b / a and {@link Verdict#NO_NOISE_ESTIMATE}. The noise floor of the verdict is that of
+     * {@link Verdict#noiseFloor}, from all the samples of each side.
+     */
+    public static Change change(Metric metric, double a, double b, List<double[]> forksA, List<double[]> forksB) {
+        RatioInterval r = ForkedSamples.ratio(ForkedSamples.estimate(forksA), ForkedSamples.estimate(forksB));
         if (r.nA() < 2 || r.nB() < 2) {
             return new Change(metric, a, b, ratio(b, a), Double.NaN, Double.NaN, 0, r.nA(), r.nB(), Double.NaN,
                     Verdict.NO_NOISE_ESTIMATE);
         }
-        double floor = Verdict.noiseFloor(samplesA, samplesB, metric.minEffect());
+        double floor = Verdict.noiseFloor(flat(forksA), flat(forksB), metric.minEffect());
         return new Change(metric, a, b, r.ratio(), r.ciLow(), r.ciHigh(), r.confidence(), r.nA(), r.nB(), floor,
                 Verdict.decide(r, floor, metric.higherIsBetter()));
+    }
+
+    private static List<double[]> eachItsOwnFork(double[] samples) {
+        return Arrays.stream(samples).mapToObj(v -> new double[] {v}).toList();
+    }
+
+    private static double[] flat(List<double[]> forks) {
+        return forks.stream().flatMapToDouble(Arrays::stream).toArray();
+    }
+
+    /**
+     * The flags that make a step's figures suspect, each with how many of the samples it touched:
+     * they are shown beside the verdicts, never instead of them.
+     */
+    static List<String> caveats(List<SampleRecord> a, List<SampleRecord> b) {
+        List<SampleRecord> all = new ArrayList<>(a);
+        all.addAll(b);
+        List<String> caveats = new ArrayList<>();
+        count(caveats, all, s -> !s.warmupSettled(), "warm-up cut short");
+        count(caveats, all, s -> !s.steady(), "NOT STEADY");
+        count(caveats, all, SampleRecord::notQuiet, "NOT QUIET");
+        count(caveats, all, SampleRecord::loadSaturated, "SATURATED");
+        boolean oneForkA = !a.isEmpty() && a.stream().map(SampleRecord::repeat).distinct().count() == 1 && a.size() > 1;
+        boolean oneForkB = !b.isEmpty() && b.stream().map(SampleRecord::repeat).distinct().count() == 1 && b.size() > 1;
+        if (oneForkA || oneForkB) {
+            caveats.add("one fork in " + (oneForkA && oneForkB ? "A and B" : oneForkA ? "A" : "B")
+                    + ": the spread between fresh JVMs is not in the interval");
+        }
+        return caveats;
+    }
+
+    private static void count(List<String> caveats, List<SampleRecord> samples, Predicate<SampleRecord> flagged,
+                              String name) {
+        long n = samples.stream().filter(flagged).count();
+        if (n > 0) {
+            caveats.add(name + " in " + n + " of " + samples.size() + " samples");
+        }
     }
 
     /** The changes beyond noise, step by step in file order. */
@@ -226,12 +267,19 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
         return b / a;
     }
 
-    /** A step's samples of one metric, or its results.csv figure as the only sample when it has none. */
-    private static double[] values(Metric metric, List<SampleRecord> samples, ResultRow row) {
+    /**
+     * A step's samples of one metric grouped by fork (samples.csv's {@code repeat}), or its
+     * results.csv figure as the only sample when it has none.
+     */
+    private static List<double[]> byFork(Metric metric, List<SampleRecord> samples, ResultRow row) {
         if (samples.isEmpty()) {
-            return new double[] {metric.of(row)};
+            return List.of(new double[] {metric.of(row)});
         }
-        return samples.stream().mapToDouble(metric::of).toArray();
+        Map<Integer, List<SampleRecord>> forks = new TreeMap<>();
+        for (SampleRecord s : samples) {
+            forks.computeIfAbsent(s.repeat(), k -> new ArrayList<>()).add(s);
+        }
+        return forks.values().stream().map(f -> f.stream().mapToDouble(metric::of).toArray()).toList();
     }
 
     /** Rows by key, in file order; when a key repeats (a re-run step) the last row wins. */

@@ -1,9 +1,10 @@
 package org.testbed.runner.stats;
 
 /**
- * How a figure varied over the repeats of a step: the median of the samples, their range, and a
- * distribution-free confidence interval of the median with the confidence it actually reaches
- * (with few samples 95 % is out of reach: see {@code MedianInterval}).
+ * How a figure varied over the samples of a step: their median, their range, and a confidence
+ * interval: for a step's samples that of their centre fork by fork ({@link ForkedSamples}, which
+ * can reach beyond the range when forks are few); for repeated capacity searches the
+ * distribution-free interval of the median ({@link MedianInterval}).
  *
  * @param n how many samples
  * @param median the median of the samples (the figure results.csv shows)
@@ -18,13 +19,5 @@ public record Spread(int n, double median, double min, double max, double ciLow,
     /** One sample: no spread known. */
     public static Spread single(double value) {
         return new Spread(1, value, value, value, value, value, 0);
-    }
-
-    /** The interval's half-width relative to the median, e.g. 0.04 for ±4 %; NaN without an interval. */
-    public double relativeHalfWidth() {
-        if (n < 2 || median == 0 || Double.isNaN(median)) {
-            return Double.NaN;
-        }
-        return (ciHigh - ciLow) / 2 / Math.abs(median);
     }
 }

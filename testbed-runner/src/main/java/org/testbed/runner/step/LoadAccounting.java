@@ -1,6 +1,7 @@
 package org.testbed.runner.step;
 
 import java.util.List;
+import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.load.LoadResult;
 import org.testbed.runner.proc.ClockTicks;
 import org.testbed.runner.proc.ProcStat;
@@ -22,7 +23,7 @@ record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double s
                       List<Integer> loadList, List<Integer> serverList) {
 
     /** Busy CPU time not accounted for by the run's processes above which a step is called noisy. */
-    static final double NOISE_PCT = 15;
+    static final double NOISE_PCT = SampleRecord.NOT_QUIET_PCT;
 
     static LoadAccounting of(ServerSnapshot before, ServerSnapshot after, LoadResult result, Pinning pinning,
                              double saturationPct) {

@@ -1,11 +1,15 @@
 package org.testbed.runner.step;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 import org.testbed.schema.ResultRow;
 import org.testbed.runner.csv.StepRecord;
+import org.testbed.runner.stats.ForkedSamples;
 import org.testbed.runner.stats.MedianInterval;
 import org.testbed.runner.stats.Spread;
 
@@ -14,7 +18,7 @@ import org.testbed.runner.stats.Spread;
  * of its samples (so one slow repeat does not move it), except {@code errors}, the most any sample
  * had, so that the median never hides an error, and the user/system split of CPU per request,
  * taken from the median sample(s) so that it adds up to the median; the spread of throughput, p99 and CPU per request
- * with the median's confidence interval; a step is saturated if any sample was. The load-side
+ * with the confidence interval of their centre, fork by fork ({@link #spread}); a step is saturated if any sample was. The load-side
  * details and the raw file are those of the sample whose throughput is the median.
  */
 record StepAggregate(ResultRow row, StepRecord step) {
@@ -26,9 +30,9 @@ record StepAggregate(ResultRow row, StepRecord step) {
         Sample typical = samples.stream().sorted(Comparator.comparingDouble(s -> s.row().rps()))
                 .toList().get((samples.size() - 1) / 2);
         ResultRow t = typical.row();
-        Spread rps = MedianInterval.of(values(samples, s -> s.row().rps()));
-        Spread p99 = MedianInterval.of(values(samples, s -> s.row().latP99Ms()));
-        Spread cpu = MedianInterval.of(values(samples, s -> s.row().cpuMsPerReq()));
+        Spread rps = spread(samples, s -> s.row().rps());
+        Spread p99 = spread(samples, s -> s.row().latP99Ms());
+        Spread cpu = spread(samples, s -> s.row().cpuMsPerReq());
         ResultRow row = new ResultRow(t.runId(), samples.get(0).row().startedAt(), t.host(), t.arch(), t.cpuModel(),
                 t.cpus(), t.jdk(), t.variant(), t.mode(), t.scenario(), t.driver(), t.concurrency(), t.targetRps(),
                 median(samples, s -> s.row().durationS()), Math.round(median(samples, s -> s.row().requests())),
@@ -52,6 +56,30 @@ record StepAggregate(ResultRow row, StepRecord step) {
         return new StepAggregate(row, step);
     }
 
+    /**
+     * A figure's median and range over all samples, and the {@link ForkedSamples} interval of its
+     * centre, the fork (a fresh server) as the unit: iterations of one server scatter less than
+     * servers do, and counting them as independent would give an interval too narrow.
+     */
+    static Spread spread(List<Sample> samples, ToDoubleFunction<Sample> figure) {
+        double[] all = Arrays.stream(values(samples, figure)).filter(v -> !Double.isNaN(v)).sorted().toArray();
+        if (all.length == 0) {
+            return new Spread(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0);
+        }
+        Map<Integer, List<Sample>> forks = new TreeMap<>();
+        for (Sample s : samples) {
+            forks.computeIfAbsent(s.sample().repeat(), k -> new ArrayList<>()).add(s);
+        }
+        ForkedSamples.Estimate estimate = ForkedSamples.estimate(forks.values().stream()
+                .map(f -> values(f, figure)).toList());
+        if (!estimate.hasNoiseEstimate()) {
+            return Spread.single(all[0]);
+        }
+        double[] interval = estimate.interval();
+        return new Spread(all.length, MedianInterval.median(all), all[0], all[all.length - 1], interval[0], interval[1],
+                ForkedSamples.LEVEL);
+    }
+
     private static double[] values(List<Sample> samples, ToDoubleFunction<Sample> figure) {
         return samples.stream().mapToDouble(figure).toArray();
     }
@@ -73,10 +101,6 @@ record StepAggregate(ResultRow row, StepRecord step) {
 
     /** The median, ignoring NaN (a figure a sample does not have); NaN when no sample has it. */
     static double median(List<Sample> samples, ToDoubleFunction<Sample> figure) {
-        double[] v = Arrays.stream(values(samples, figure)).filter(x -> !Double.isNaN(x)).sorted().toArray();
-        if (v.length == 0) {
-            return Double.NaN;
-        }
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return MedianInterval.median(values(samples, figure));
     }
 }

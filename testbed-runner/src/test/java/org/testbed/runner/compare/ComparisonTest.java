@@ -18,6 +18,7 @@ import org.testbed.schema.ResultsCsv;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.SamplesCsv;
 import org.testbed.runner.stats.MedianInterval;
+import org.testbed.runner.stats.RatioInterval;
 import org.testbed.runner.stats.Verdict;
 
 class ComparisonTest {
@@ -133,7 +134,7 @@ class ComparisonTest {
         assertThat(rps.ratio()).isCloseTo(0.73, within(0.005));
         assertThat(rps.ciLow()).isLessThan(0.73).isGreaterThan(0.70);
         assertThat(rps.ciHigh()).isGreaterThan(0.73).isLessThan(0.76);
-        assertThat(rps.confidence()).isCloseTo(1 - 8 / 252.0, within(1e-12));
+        assertThat(rps.confidence()).isEqualTo(0.95);
         assertThat(rps.nA()).isEqualTo(5);
         assertThat(rps.nB()).isEqualTo(5);
         assertThat(rps.a()).isEqualTo(20000);
@@ -147,26 +148,58 @@ class ComparisonTest {
 
         String table = CompareWriter.table(c);
         assertThat(table.lines().toList().get(0)).startsWith("changed beyond noise");
-        assertThat(table.lines().toList().get(1)).matches("  vertx mix c=64 rps 0\\.73\\d× \\[0\\.7\\d\\d, 0\\.7\\d\\d\\] slower \\(A 20000 → B 14600 req/s; 97%, n 5/5\\)");
+        assertThat(table.lines().toList().get(1)).matches("  vertx mix c=64 rps 0\\.73\\d× \\[0\\.7\\d\\d, 0\\.7\\d\\d\\] slower \\(A 20000 → B 14600 req/s; 95%, n 5/5\\)");
         assertThat(table.lines().toList().get(2)).startsWith("  vertx mix c=64 p99 1.3").contains("slower");
         assertThat(table).contains("within noise");
     }
 
     @Test
-    void samplesAfterAWarmUpCutShortGiveNoNoiseEstimate() {
-        // Seen in an A/A pair of default runs: every warm-up cut short, and B 23 % above A.
-        List<SampleRecord> a = repeats("servlet-jetty-async", 64, 52000, 6.1, 0.0192);
+    void aWarmUpCutShortIsAFlagBesideTheVerdictNeverInsteadOfIt() {
+        // Seen in a CI run on a busy machine: the delay warm-ups cut short, and a 10x change (127 -> 1251 req/s)
+        // hidden behind "no noise estimate". The change is called; the caveat stands beside it.
+        List<SampleRecord> a = repeats("servlet-tomcat-sync", 400, 127, 160, 0.3);
         List<SampleRecord> b = new ArrayList<>();
-        for (SampleRecord s : repeats("servlet-jetty-async", 64, 63000, 3.0, 0.0157)) {
+        for (SampleRecord s : repeats("servlet-tomcat-sync", 400, 1251, 160, 0.3)) {
             b.add(new SampleRecord(s.variant(), s.scenario(), s.concurrency(), s.targetRps(), s.repeat(), s.rps(), s.latP99Ms(),
-                    s.cpuMsPerReq(), 0, Double.NaN, Double.NaN, 20, true, "", s.repeat() != 2));
+                    s.cpuMsPerReq(), 0, Double.NaN, Double.NaN, 20, true, "", s.repeat() != 2, Conditions.PLAIN, 0, 0, 1,
+                    s.repeat() == 3 ? 40 : 0, false));
         }
         Comparison c = Comparison.of(List.of(median(a)), SamplesCsv.byStep(a), List.of(median(b)), SamplesCsv.byStep(b));
         Comparison.Match m = c.matched().get(0);
-        assertThat(m.changes()).extracting(Comparison.Change::verdict).containsOnly(Verdict.NO_NOISE_ESTIMATE);
-        assertThat(m.rpsRatio()).as("the estimate is still shown").isCloseTo(63000 / 52000.0, within(0.02));
-        assertThat(m.flags()).contains("warm-up cut short in 1 of 10 samples: no noise estimate");
-        assertThat(c.findings()).isEmpty();
+        assertThat(m.change(Comparison.Metric.RPS).verdict()).isEqualTo(Verdict.FASTER);
+        assertThat(m.rpsRatio()).isCloseTo(1251 / 127.0, within(0.2));
+        assertThat(m.flags()).containsExactly("warm-up cut short in 1 of 10 samples", "NOT QUIET in 1 of 10 samples");
+        assertThat(CompareWriter.table(c).lines().toList().get(1)).endsWith("; warm-up cut short in 1 of 10 samples;"
+                + " NOT QUIET in 1 of 10 samples)");
+    }
+
+    @Test
+    void iterationsOfOneForkAreNotIndependentWitnessesOfTheNoise() {
+        // Two forks a side, 8 iterations each, forks 8 % apart and iterations within 1.5 %: A and B are the
+        // same server. Pooled, the 16 samples a side would call B 4 % slower; fork by fork it is within noise.
+        List<SampleRecord> a = new ArrayList<>();
+        List<SampleRecord> b = new ArrayList<>();
+        double[] landedA = {20000, 21600};
+        double[] landedB = {19200, 20740};
+        for (int fork = 0; fork < 2; fork++) {
+            for (int i = 0; i < 8; i++) {
+                double scatter = 1 + 0.004 * (i - 3.5);
+                a.add(iteration(fork + 1, i + 1, landedA[fork] * scatter));
+                b.add(iteration(fork + 1, i + 1, landedB[fork] * scatter));
+            }
+        }
+        Comparison c = Comparison.of(List.of(median(a)), SamplesCsv.byStep(a), List.of(median(b)), SamplesCsv.byStep(b));
+        Comparison.Change rps = c.matched().get(0).change(Comparison.Metric.RPS);
+        assertThat(rps.ciLow()).isLessThan(1);
+        assertThat(rps.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        double[] pooledA = a.stream().mapToDouble(SampleRecord::rps).toArray();
+        double[] pooledB = b.stream().mapToDouble(SampleRecord::rps).toArray();
+        assertThat(RatioInterval.of(pooledA, pooledB).ciHigh()).as("the same samples as independent forks").isLessThan(1);
+    }
+
+    private static SampleRecord iteration(int fork, int iteration, double rps) {
+        return new SampleRecord("vertx", "mix", 64, 0, fork, rps, 4, 0.04, 0, Double.NaN, Double.NaN, 12, true, "", true,
+                Conditions.PLAIN, 0, 0, iteration, 0, false);
     }
 
     @Test
@@ -243,7 +276,7 @@ class ComparisonTest {
         assertThat(lines.get(1).subList(0, 6)).containsExactly("vertx", "mix", "c=64", "rps", "20000.0", "14600.0");
         assertThat(Double.parseDouble(lines.get(1).get(6))).isCloseTo(0.73, within(0.005));
         assertThat(lines.get(1).get(9)).isEqualTo("slower");
-        assertThat(lines.get(1).subList(10, 13)).containsExactly("0.9683", "5", "5");
+        assertThat(lines.get(1).subList(10, 13)).containsExactly("0.9500", "5", "5");
         assertThat(lines.get(2).get(3)).isEqualTo("p99");
         assertThat(lines.get(2).get(9)).isEqualTo("within noise");
         assertThat(lines.get(3).get(3)).isEqualTo("cpu");
