@@ -72,15 +72,20 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "TIME", description = "Measured time per step, e.g. 10s (default: the profile's)")
     String duration;
 
-    @Option(names = "--warmup", paramLabel = "TIME", description = "The longest warm-up: unmeasured load per scenario before its first step, ended once throughput"
-                    + " in 1-second windows has stopped rising (default: the profile's)")
+    @Option(names = "--warmup", paramLabel = "TIME", description = "The longest warm-up: unmeasured load per scenario and fork before its"
+                    + " first step, ended once throughput in 1-second windows has stopped rising and the JIT's compiler"
+                    + " threads are idle (default: the profile's)")
     String warmup;
 
-    @Option(names = "--repeat", paramLabel = "N",
-            description = "Measure every step N times, each in a freshly started server, the variant order rotated"
-                    + " each pass; results.csv shows the medians, steps.csv their spread and confidence interval,"
-                    + " samples.csv every sample (default: the profile's)")
+    @Option(names = {"--forks", "--repeat"}, paramLabel = "N",
+            description = "Measure every step in N freshly started servers (forks), the variant order rotated each pass;"
+                    + " results.csv shows the medians, steps.csv their spread and the interval of each figure fork by"
+                    + " fork, samples.csv every sample (default: the profile's)")
     Integer repeat;
+
+    @Option(names = "--iterations", paramLabel = "N",
+            description = "Measure every step N times in a row in each fork, after its one warm-up (default: the profile's)")
+    Integer iterations;
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
             description = "default (every variant, the mix at 64 users and the delay at 400, 5 s steps, 3 passes; about"
@@ -285,12 +290,15 @@ final class RunCommand implements Callable<Integer> {
                 payloadSize != null ? payloadSize : p.payloadSize() > 0 ? p.payloadSize() : DEFAULT_PAYLOAD, maxConnections, Levels.duration(timeout),
                 saturation, jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")),
                 servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs(),
-                repeat != null ? repeat : p.repeat(), mixedJdks, counters, conditionSets, capacity, remote);
+                repeat != null ? repeat : p.repeat(), iterations != null ? iterations : p.iterations(), mixedJdks, counters, conditionSets, capacity, remote);
         if (settings.duration().compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--duration must be at least 1s");
         }
         if (settings.repeat() < 1 || settings.repeat() > 100) {
-            throw new IllegalArgumentException("--repeat must be between 1 and 100, not " + settings.repeat());
+            throw new IllegalArgumentException("--forks must be between 1 and 100, not " + settings.repeat());
+        }
+        if (settings.iterations() < 1 || settings.iterations() > 100) {
+            throw new IllegalArgumentException("--iterations must be between 1 and 100, not " + settings.iterations());
         }
         if (java != null && mixedJdks) {
             throw new IllegalArgumentException("--java and --mixed-jdks exclude each other: --java runs every variant on one JDK");

@@ -27,7 +27,7 @@ class CapacityIT {
         RunnerJar.deleteRecursively(run);
         String output = RunnerJar.run(300, "run", "--root", RunnerJar.ROOT.toString(), "--variants", "servlet-tomcat-sync",
                 "--scenarios", "delay", "--threads", "4", "--delay-ms", "100", "--sla", "p99<=200ms", "--sla-rates", "10:160",
-                "--duration", "3s", "--warmup", "4s", "--repeat", "1", "--run-id", "capacity", "--out", run.toString());
+                "--duration", "3s", "--warmup", "4s", "--repeat", "1", "--iterations", "1", "--run-id", "capacity", "--out", run.toString());
 
         List<CapacityRecord> searches = CapacityCsv.TABLE.read(run.resolve(CapacityCsv.FILE));
         assertThat(searches).hasSize(1);
@@ -54,7 +54,7 @@ class CapacityIT {
         // Every request waits 100 ms: no rate can have a p99 of 50 ms.
         RunnerJar.run(300, "run", "--root", RunnerJar.ROOT.toString(), "--variants", "vertx", "--scenarios", "delay",
                 "--delay-ms", "100", "--sla", "p99<=50ms", "--sla-rates", "20:80", "--duration", "2s", "--warmup", "2s",
-                "--repeat", "1", "--run-id", "unreachable", "--out", run.toString());
+                "--repeat", "1", "--iterations", "1", "--run-id", "unreachable", "--out", run.toString());
         CapacityRecord found = CapacityCsv.TABLE.read(run.resolve(CapacityCsv.FILE)).get(0);
         assertThat(found.capacityRps()).isZero();
         assertThat(found.probes()).isEqualTo(1);

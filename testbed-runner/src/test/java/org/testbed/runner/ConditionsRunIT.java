@@ -29,7 +29,7 @@ class ConditionsRunIT {
         RunnerJar.deleteRecursively(run);
         String output = RunnerJar.run(300, "run", "--root", RunnerJar.ROOT.toString(), "--variants", "vertx",
                 "--scenarios", "mix", "--concurrency", "8", "--conditions", "plain,metrics,tls+gzip", "--payload-size", "10240",
-                "--duration", "3s", "--warmup", "2s", "--repeat", "1", "--run-id", "conditions", "--out", run.toString());
+                "--duration", "3s", "--warmup", "2s", "--repeat", "1", "--iterations", "1", "--run-id", "conditions", "--out", run.toString());
         assertThat(output).contains("conditions plain,metrics,tls+gzip");
 
         Map<String, ResultRow> rows = ResultsCsv.read(run.resolve(ResultsCsv.FILE)).stream()

@@ -269,7 +269,7 @@ class RemoteRunIT {
 
     private static List<String> arguments(Path out, String... levels) {
         List<String> args = new ArrayList<>(List.of("run", "--root", RunnerJar.ROOT.toString(), "--variants",
-                String.join(",", VARIANTS), "--scenarios", "mix", "--duration", "2s", "--warmup", "2s", "--repeat", "1",
+                String.join(",", VARIANTS), "--scenarios", "mix", "--duration", "2s", "--warmup", "2s", "--repeat", "1", "--iterations", "1",
                 "--run-id", "remote-it", "--out", out.toString(), "--server-host", "root@" + host.address,
                 "--identity", work.resolve("client_key").toString(),
                 "--ssh-option", "UserKnownHostsFile=" + work.resolve("known_hosts"), "--ssh-option", "StrictHostKeyChecking=yes",

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -21,7 +22,7 @@ class RunOptionsDocumentedTest {
         Set<String> options = new TreeSet<>();
         for (OptionSpec option : new CommandLine(new RunCommand()).getCommandSpec().options()) {
             if (!option.usageHelp() && !option.versionHelp()) {
-                options.add(option.longestName());
+                options.addAll(Arrays.asList(option.names()));
             }
         }
         String readme = Files.readString(Path.of("README.md"));
@@ -33,7 +34,7 @@ class RunOptionsDocumentedTest {
                 listed.add(m.group(1));
             }
         }
-        assertThat(options).as("options of ./testbed run").contains("--repeat", "--mixed-jdks", "--warmup");
+        assertThat(options).as("options of ./testbed run").contains("--forks", "--repeat", "--iterations", "--mixed-jdks", "--warmup");
         assertThat(listed).as("options in the first column of testbed-runner/README.md's table").isEqualTo(options);
     }
 }

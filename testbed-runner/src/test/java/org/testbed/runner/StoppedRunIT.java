@@ -25,7 +25,7 @@ class StoppedRunIT {
         List<ProcessHandle> started = List.of();
         Process runner = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
                 RunnerJar.JAR.toString(), "run", "--root", RunnerJar.ROOT.toString(), "--variants", "vertx", "--scenarios", "mix",
-                "--concurrency", "8", "--duration", "60s", "--warmup", "1s", "--repeat", "1", "--out", run.toString())
+                "--concurrency", "8", "--duration", "60s", "--warmup", "1s", "--repeat", "1", "--iterations", "1", "--out", run.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
             // Wait until the step is under way: memcached and the server are both children by then.

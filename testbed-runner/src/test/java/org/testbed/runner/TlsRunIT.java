@@ -31,7 +31,7 @@ class TlsRunIT {
         Path run = Path.of("target", "tls-run").toAbsolutePath();
         RunnerJar.deleteRecursively(run);
         String output = RunnerJar.run(150, "run", "--root", root.toString(), "--variants", "vertx", "--tls",
-                "--scenarios", "mix", "--concurrency", "4,16", "--rate", "500", "--duration", "2s", "--warmup", "1s", "--repeat", "1",
+                "--scenarios", "mix", "--concurrency", "4,16", "--rate", "500", "--duration", "2s", "--warmup", "1s", "--repeat", "1", "--iterations", "1",
                 "--run-id", "tls", "--out", run.toString());
         assertThat(output).contains("conditions tls");
 

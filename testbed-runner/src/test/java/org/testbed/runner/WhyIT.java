@@ -30,7 +30,7 @@ class WhyIT {
         for (Path run : List.of(runA, runB)) {
             RunnerJar.deleteRecursively(run);
             RunnerJar.run(300, "run", "--root", RunnerJar.ROOT.toString(), "--variants", "vertx", "--scenarios", "mix",
-                    "--concurrency", "8", "--duration", "2s", "--warmup", "2s", "--repeat", "1", "--counters",
+                    "--concurrency", "8", "--duration", "2s", "--warmup", "2s", "--repeat", "1", "--iterations", "1", "--counters",
                     "--flamegraph", "--run-id", run.getFileName().toString(), "--out", run.toString());
         }
         compared = RunnerJar.run(120, "compare", runA.toString(), runB.toString());

@@ -7,7 +7,7 @@ import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.proc.GcCounters;
-import org.testbed.runner.proc.JitCounters;
+import org.testbed.runner.proc.CompilerThreads;
 import org.testbed.runner.proc.ProcStat;
 import org.testbed.runner.proc.ProcStatus;
 import org.testbed.variant.VariantProcess;
@@ -47,8 +47,8 @@ public final class LocalServer implements RunningServer {
     }
 
     @Override
-    public JitCounters jit() {
-        return JitCounters.read(process.pid());
+    public CompilerThreads compilers() {
+        return CompilerThreads.read(process.pid());
     }
 
     @Override

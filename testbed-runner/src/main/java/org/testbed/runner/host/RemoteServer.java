@@ -11,7 +11,7 @@ import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.proc.CpuTimes;
 import org.testbed.runner.proc.GcCounters;
-import org.testbed.runner.proc.JitCounters;
+import org.testbed.runner.proc.CompilerThreads;
 import org.testbed.runner.proc.ProcStat;
 import org.testbed.runner.proc.ProcStatus;
 
@@ -30,10 +30,14 @@ public final class RemoteServer implements RunningServer {
             "cat \"/proc/$p/stat\"; echo @@; cat \"/proc/$p/status\"; echo @@",
             "base64 -w0 \"/tmp/hsperfdata_$(id -un)/$p\" 2>/dev/null; echo; echo @@; cat /proc/stat",
             "");
-    /** As {@link #READ}, the hsperfdata file only: the warm-up's JIT reading once a second. */
-    private static final String READ_PERFDATA = String.join("\n",
+    /**
+     * The JIT compiler threads' schedstat lines ({@code TID RUN_NS WAIT_NS SLICES}): the warm-up's
+     * reading once a second ({@link CompilerThreads#parse}).
+     */
+    private static final String READ_COMPILERS = String.join("\n",
             "p=$(cat \"$1/testbed.pid\" 2>/dev/null) || exit 4",
-            "base64 -w0 \"/tmp/hsperfdata_$(id -un)/$p\" 2>/dev/null; echo",
+            "for t in /proc/$p/task/*; do case \"$(cat \"$t/comm\" 2>/dev/null)\" in *" + CompilerThreads.NAME_PART
+                    + "*) echo \"${t##*/} $(cat \"$t/schedstat\" 2>/dev/null)\";; esac; done",
             "");
     private static final String SPLIT = "@@";
 
@@ -96,11 +100,10 @@ public final class RemoteServer implements RunningServer {
     }
 
     @Override
-    public JitCounters jit() {
+    public CompilerThreads compilers() {
         try {
-            RemoteResult result = machine.script(READ_PERFDATA, deployer.directory());
-            String data = result.stdout().strip();
-            return result.ok() && !data.isEmpty() ? JitCounters.fromPerfData(Base64.getDecoder().decode(data)) : null;
+            RemoteResult result = machine.script(READ_COMPILERS, deployer.directory());
+            return result.ok() ? CompilerThreads.parse(result.stdout()) : null;
         } catch (RuntimeException e) {
             return null; // not known this second (a lost connection shows at the step's next reading)
         }

@@ -5,12 +5,12 @@ import java.net.URI;
 import java.nio.file.Path;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
-import org.testbed.runner.proc.JitCounters;
+import org.testbed.runner.proc.CompilerThreads;
 
 /**
  * One started variant, wherever it runs: on this machine ({@link LocalServer}) or on the server's
  * machine over ssh ({@link RemoteServer}). The step code reads it the same way in both cases, with
- * the same methods: {@code /proc/PID/stat}, {@code /proc/PID/status} and the JVM's hsperfdata file.
+ * the same methods: {@code /proc/PID/stat}, {@code /proc/PID/status}, its threads' {@code schedstat} and the JVM's hsperfdata file.
  */
 public interface RunningServer extends AutoCloseable {
 
@@ -25,8 +25,11 @@ public interface RunningServer extends AutoCloseable {
     /** CPU times, GC counters and memory of the server now. */
     ServerReading read() throws IOException;
 
-    /** Compile time so far, or null when not known; read every second of a warm-up, so it must be cheap. */
-    JitCounters jit();
+    /**
+     * Its JIT compiler threads' CPU and run-queue times so far, or null when not known; read every
+     * second of a warm-up, so it must be cheap.
+     */
+    CompilerThreads compilers();
 
     /** The JDK as the server's machine sees it, or null when the caller's probe of the local launcher stands. */
     JdkInfo jdk();

@@ -152,11 +152,22 @@ public record Pinning(String serverCpus, String loadCpus, String memcachedCpus) 
         if (cpus.isEmpty()) {
             return;
         }
-        Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, Long.toString(pid)).redirectErrorStream(true).start();
+        taskset("-a", "-p", "-c", cpus, Long.toString(pid));
+    }
+
+    /** Moves one thread ({@code taskset -p -c}, a thread id as the kernel numbers it) to {@code cpus}. */
+    static void pinThread(long tid, String cpus) throws IOException {
+        taskset("-p", "-c", cpus, Long.toString(tid));
+    }
+
+    private static void taskset(String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of("taskset"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         try {
             if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new IOException("taskset -a -p -c " + cpus + " " + pid + " failed: " + out.strip());
+                throw new IOException(String.join(" ", command) + " failed: " + out.strip());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -16,15 +16,16 @@ import org.testbed.schema.Conditions;
  * of them.
  *
  * <ul>
- *   <li>{@code default}: every variant in about 20 minutes on a 2-core machine, every step
- *       measured 3 times (3 passes over the variants, each started afresh): a warm-up until steady
- *       (throughput no longer rising, JIT quiet) of at most 20 s, then the read-heavy CRUD mix at
- *       64 users, then 400 users on the 150 ms delay endpoint (where the 200-thread sync variants
- *       meet Little's law at 1333 req/s while the others reach the client's own bound, 2667 req/s),
- *       5 s per step. 20 s is too short for Spring on one core, whose JIT needs over a minute
- *       there: its steps say so ({@code warmup_unsettled_samples}). Three samples are the fewest
- *       that have a median and a range; the levels of the old single-shot profile (8, 64, 256
- *       users) made room for them.</li>
+ *   <li>{@code default}: every variant and both scenarios in about 11 minutes on a 2-core machine,
+ *       measured as JMH measures: 2 forks (fresh servers, the variant order rotated) × 3
+ *       iterations of 3 s per step, each fork warmed up once per scenario until it is steady
+ *       (throughput flat and the JIT's compiler threads idle, with the load CPUs open to them
+ *       meanwhile; at most 60 s), then the read-heavy CRUD mix at 64 users, then 400 users on the
+ *       150 ms delay endpoint (where the 200-thread sync variants meet Little's law at 1333 req/s
+ *       while the others reach the client's own bound, 2667 req/s). Six samples a step, from two
+ *       JVMs: enough for an interval that holds the spread between JVMs as well as within one
+ *       ({@code ForkedSamples}). Fewer forks than the old three passes, and iterations instead,
+ *       buy the warm-up time that Spring on one core needs.</li>
  *   <li>{@code seed}: the published studies, 3 passes: a warm-up until steady of at most 300 s,
  *       then a staircase of 50 → 1100 users in steps of 50, 60 s each, on the mix; then 5000 req/s
  *       offered for 60 s on a 150 ms delay (open model). Hours.</li>
@@ -35,43 +36,45 @@ import org.testbed.schema.Conditions;
  * {@code gzip-sla} and {@code metrics-cost}.
  */
 public enum Profile {
-    DEFAULT(Duration.ofSeconds(5), Duration.ofSeconds(20), 3, scenarios(
+    DEFAULT(Duration.ofSeconds(3), Duration.ofSeconds(60), 2, 3, scenarios(
             "mix", Levels.concurrency("64"),
             "delay", Levels.concurrency("400"))),
-    SEED(Duration.ofSeconds(60), Duration.ofSeconds(300), 3, scenarios(
+    SEED(Duration.ofSeconds(60), Duration.ofSeconds(300), 3, 1, scenarios(
             "mix", Levels.concurrency("50:1100:50"),
             "delay", Levels.rate("5000"))),
     /** The x86_64-vs-arm64 Tomcat study: maximum throughput with 96 connections (wrk -c96 -d30s), over HTTP and HTTPS. */
-    HTTPS(Duration.ofSeconds(30), Duration.ofSeconds(120), 3, scenarios("mix", Levels.concurrency("96")),
+    HTTPS(Duration.ofSeconds(30), Duration.ofSeconds(120), 3, 1, scenarios("mix", Levels.concurrency("96")),
             List.of(Conditions.PLAIN, new Conditions(true, false, false)), null, 0),
     /** The Tomcat-vs-Netty study: closed-loop users 50 → 1100 in steps of 50, 60 s each, after a warm-up. */
-    STAIRCASE(Duration.ofSeconds(60), Duration.ofSeconds(300), 3, scenarios("mix", Levels.concurrency("50:1100:50"))),
+    STAIRCASE(Duration.ofSeconds(60), Duration.ofSeconds(300), 3, 1, scenarios("mix", Levels.concurrency("50:1100:50"))),
     /** The sync-vs-async study: 5000 req/s offered for 60 s, every request waiting 150 ms. */
-    DELAY(Duration.ofSeconds(60), Duration.ofSeconds(120), 3, scenarios("delay", Levels.rate("5000"))),
+    DELAY(Duration.ofSeconds(60), Duration.ofSeconds(120), 3, 1, scenarios("delay", Levels.rate("5000"))),
     /** The cloud ARM studies: gzip over HTTPS, throughput under p99 <= 5 ms, with 10 KB payloads. */
-    GZIP_SLA(Duration.ofSeconds(10), Duration.ofSeconds(120), 3, scenarios("mix", Levels.concurrency("64")),
+    GZIP_SLA(Duration.ofSeconds(10), Duration.ofSeconds(120), 3, 1, scenarios("mix", Levels.concurrency("64")),
             List.of(new Conditions(true, true, false)), "p99<=5ms", 10_240),
     /** The API-gateway study: each case twice, plain and with metrics recorded and scraped, to price observability. */
-    METRICS_COST(Duration.ofSeconds(10), Duration.ofSeconds(120), 3, scenarios("mix", Levels.concurrency("64")),
+    METRICS_COST(Duration.ofSeconds(10), Duration.ofSeconds(120), 3, 1, scenarios("mix", Levels.concurrency("64")),
             List.of(Conditions.PLAIN, new Conditions(false, false, true)), null, 0);
 
     private final Duration duration;
     private final Duration warmup;
     private final int repeat;
+    private final int iterations;
     private final Map<String, List<Level>> scenarios;
     private final List<Conditions> conditions;
     private final String sla;
     private final int payloadSize;
 
-    Profile(Duration duration, Duration warmup, int repeat, Map<String, List<Level>> scenarios) {
-        this(duration, warmup, repeat, scenarios, List.of(Conditions.PLAIN), null, 0);
+    Profile(Duration duration, Duration warmup, int repeat, int iterations, Map<String, List<Level>> scenarios) {
+        this(duration, warmup, repeat, iterations, scenarios, List.of(Conditions.PLAIN), null, 0);
     }
 
-    Profile(Duration duration, Duration warmup, int repeat, Map<String, List<Level>> scenarios,
+    Profile(Duration duration, Duration warmup, int repeat, int iterations, Map<String, List<Level>> scenarios,
             List<Conditions> conditions, String sla, int payloadSize) {
         this.duration = duration;
         this.warmup = warmup;
         this.repeat = repeat;
+        this.iterations = iterations;
         this.scenarios = scenarios;
         this.conditions = conditions;
         this.sla = sla;
@@ -105,9 +108,14 @@ public enum Profile {
         return warmup;
     }
 
-    /** How many times every step is measured. */
+    /** How many fresh servers (forks) measure every step. */
     public int repeat() {
         return repeat;
+    }
+
+    /** How many samples each fork measures of every step, one after another. */
+    public int iterations() {
+        return iterations;
     }
 
     /** Scenario name to its levels, in run order. */

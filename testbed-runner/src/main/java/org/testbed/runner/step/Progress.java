@@ -10,25 +10,44 @@ import org.testbed.schema.ResultRow;
 import org.testbed.runner.csv.StepRecord;
 
 /**
- * Console progress: one line per step and an estimate of the time left, from the planned step and
- * warm-up time still to come plus the measured average overhead (start, preload, stop) per variant.
+ * Console progress: one line per sample and an estimate of the time left. The estimate adds the
+ * measured windows still to come, the warm-ups still to come at the average length of those done
+ * so far (at their limit before the first has ended: a warm-up ends when the server is steady,
+ * which cannot be known in advance), and each server start still to come at the average overhead
+ * (start, preload, health checks, stop) of those done.
  */
 public final class Progress {
     private final PrintStream out;
     private final RunRecorder recorder;
     private final int totalSteps;
     private final long startNanos = System.nanoTime();
-    private long remainingPlannedMillis;
+    private final long warmupLimitMillis;
+    /** A server's start, preload, health checks and stop before one has been timed. */
+    private static final long FIRST_OVERHEAD_MILLIS = 8_000;
+    private long remainingMeasuredMillis;
+    private int remainingWarmUps;
+    private int warmUpsDone;
+    private long warmUpMillisDone;
     private int remainingVariants;
     private int variantsDone;
     private long overheadMillis;
     private int stepsDone;
 
-    Progress(PrintStream out, RunRecorder recorder, int totalSteps, long plannedMillis, int variants) {
+    /**
+     * @param totalSteps samples to measure in all
+     * @param measuredMillis their windows, in all
+     * @param warmUps warm-ups in all
+     * @param warmupLimit the longest a warm-up may last
+     * @param variants server starts in all
+     */
+    Progress(PrintStream out, RunRecorder recorder, int totalSteps, long measuredMillis, int warmUps, Duration warmupLimit,
+             int variants) {
         this.out = out;
         this.recorder = recorder;
         this.totalSteps = totalSteps;
-        this.remainingPlannedMillis = plannedMillis;
+        this.remainingMeasuredMillis = measuredMillis;
+        this.remainingWarmUps = warmUps;
+        this.warmupLimitMillis = warmupLimit.toMillis();
         this.remainingVariants = variants;
     }
 
@@ -37,9 +56,21 @@ public final class Progress {
         out.flush();
     }
 
-    /** Time spent that was planned (a step or a warm-up). */
+    /** A measured window has passed. */
     public void planned(Duration d) {
-        remainingPlannedMillis = Math.max(0, remainingPlannedMillis - d.toMillis());
+        remainingMeasuredMillis = Math.max(0, remainingMeasuredMillis - d.toMillis());
+    }
+
+    /** A warm-up has ended after {@code seconds}. */
+    void warmUpDone(double seconds) {
+        warmUpsDone++;
+        warmUpMillisDone += Math.round(seconds * 1000);
+        remainingWarmUps = Math.max(0, remainingWarmUps - 1);
+    }
+
+    /** The longest the run can take (every warm-up to its limit, every start as long as a first guess allows). */
+    String atMost() {
+        return format(remainingMeasuredMillis + remainingWarmUps * warmupLimitMillis + remainingVariants * FIRST_OVERHEAD_MILLIS);
     }
 
     public void variantDone(long overhead) {
@@ -108,8 +139,9 @@ public final class Progress {
     }
 
     public String eta() {
-        long perVariant = variantsDone == 0 ? 8_000 : overheadMillis / variantsDone;
-        return format(remainingPlannedMillis + perVariant * remainingVariants);
+        long perVariant = variantsDone == 0 ? FIRST_OVERHEAD_MILLIS : overheadMillis / variantsDone;
+        long perWarmUp = warmUpsDone == 0 ? warmupLimitMillis : warmUpMillisDone / warmUpsDone;
+        return format(remainingMeasuredMillis + remainingWarmUps * perWarmUp + perVariant * remainingVariants);
     }
 
     public String elapsed() {

@@ -35,7 +35,8 @@ import org.testbed.variant.Variant;
  * @param jvmArgs JVM options for every variant
  * @param memcachedServers MEMCACHED_SERVERS to use, or null to start a private memcached
  * @param commandLine the arguments the run was started with, for environment.json
- * @param repeat how many times every step is measured, each time in a freshly started server
+ * @param repeat the forks: how many freshly started servers measure every step, each warmed up once
+ * @param iterations how many samples each fork measures of every step, one after another
  * @param mixedJdks run each variant on its oldest suitable JDK instead of one shared JDK 21+
  * @param counters whether to count the server's events with perf stat during each step ({@code counters.csv})
  * @param conditionSets HTTPS ({@code --tls}), gzip ({@code --gzip}) and metrics ({@code --metrics}): how every
@@ -50,7 +51,7 @@ public record RunSettings(Path root, Path out, String runId, List<Variant> varia
                           Pinning pinning, String flamegraph, String driver, int threads, int delayMs,
                           int payloadSize, int maxConnections, Duration timeout, double saturationPct,
                           List<String> jvmArgs, String memcachedServers, List<String> commandLine,
-                          int repeat, boolean mixedJdks, boolean counters, List<Conditions> conditionSets,
+                          int repeat, int iterations, boolean mixedJdks, boolean counters, List<Conditions> conditionSets,
                           CapacityPlan capacity, RemoteHostSettings serverHost) {
 
     public RunSettings {
@@ -69,7 +70,7 @@ public record RunSettings(Path root, Path out, String runId, List<Variant> varia
     public RunSettings forConditions(Conditions conditions) {
         return new RunSettings(root, out, runId, variants, java, scenarios, duration, warmup, profile, pinning, flamegraph,
                 driver, threads, delayMs, payloadSize, maxConnections, timeout, saturationPct, jvmArgs, memcachedServers,
-                commandLine, repeat, mixedJdks, counters, List.of(conditions), capacity, serverHost);
+                commandLine, repeat, iterations, mixedJdks, counters, List.of(conditions), capacity, serverHost);
     }
 
     /** The conditions as the console and environment.json show them: {@code plain,tls}. */
@@ -86,8 +87,8 @@ public record RunSettings(Path root, Path out, String runId, List<Variant> varia
     }
 
     /**
-     * Steps in one pass over the variants (a run makes {@code repeat} passes); with {@code --sla} the
-     * most probes the searches can take.
+     * Steps in one pass over the variants (a run makes {@code repeat} passes, and measures each step
+     * {@code iterations} times in each); with {@code --sla} the most probes the searches can take.
      */
     public int stepCount() {
         return variants.size() * conditionSets.size() * stepsPerVariant();
@@ -100,9 +101,18 @@ public record RunSettings(Path root, Path out, String runId, List<Variant> varia
         return scenarios.values().stream().mapToInt(List::size).sum();
     }
 
-    /** Warm-ups (at their maximum) and steps of all variants in one pass, in milliseconds: what the ETA starts from. */
-    public long plannedMillis() {
-        return variants.size() * conditionSets.size()
-                * (scenarios.size() * warmup.toMillis() + stepsPerVariant() * duration.toMillis());
+    /** Samples in one pass: every step measured {@code iterations} times (a capacity probe once). */
+    public int samplesPerPass() {
+        return stepCount() * (capacity != null ? 1 : iterations);
+    }
+
+    /** Warm-ups in one pass: one per variant, conditions and scenario. */
+    public int warmUpsPerPass() {
+        return variants.size() * conditionSets.size() * scenarios.size();
+    }
+
+    /** The measured windows of one pass, in milliseconds. */
+    public long measuredMillisPerPass() {
+        return samplesPerPass() * duration.toMillis();
     }
 }

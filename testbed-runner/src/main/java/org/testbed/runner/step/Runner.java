@@ -62,20 +62,24 @@ public final class Runner {
 
         Flamegraphs flamegraphs = settings.flamegraph() != null
                 ? Flamegraphs.prepare(out.resolve("flame"), settings.flamegraph()) : null;
-        Progress progress = new Progress(console, recorder, settings.stepCount() * settings.repeat(),
-                settings.plannedMillis() * settings.repeat(), javas.size() * settings.conditionSets().size() * settings.repeat());
-        progress.info(String.format(Locale.ROOT, "testbed run %s: %d variant(s), scenarios %s, %s per step after up to %s"
+        int starts = javas.size() * settings.conditionSets().size() * settings.repeat();
+        Progress progress = new Progress(console, recorder, settings.samplesPerPass() * settings.repeat(),
+                settings.measuredMillisPerPass() * settings.repeat(), settings.warmUpsPerPass() * settings.repeat(),
+                settings.warmup(), starts);
+        progress.info(String.format(Locale.ROOT, "testbed run %s: %d variant(s), scenarios %s, %s per sample after up to %s"
                         + " of warm-up%s%s%s; %s; results in %s", settings.runId(), javas.size(), settings.scenarios().keySet(),
                 human(settings.duration()), human(settings.warmup()),
                 settings.capacity() == null ? "" : String.format(Locale.ROOT, ", capacity under %s searched from %s to %s"
                         + " req/s to within %s%%", settings.capacity().sla().label(), ResultRow.num(settings.capacity().low(), 0),
                         ResultRow.num(settings.capacity().high(), 0), ResultRow.num(100 * settings.capacity().precision(), 1)),
-                settings.repeat() > 1 ? ", every step " + settings.repeat() + " times (variant order rotated)" : "",
+                forksAndIterations(settings),
                 settings.conditionSets().equals(List.of(Conditions.PLAIN)) ? ""
                         : ", conditions " + settings.conditionsLabel() + (settings.conditionSets().size() > 1
                         ? " (every variant under each, started afresh for each)" : ""),
                 pinning.describe(), out));
-        progress.info("ETA " + progress.eta());
+        progress.info(String.format(Locale.ROOT, "planned: %d server start(s), %d warm-up(s) ending once steady, %d sample(s)"
+                        + " of %s; at most %s", starts, settings.warmUpsPerPass() * settings.repeat(),
+                settings.samplesPerPass() * settings.repeat(), human(settings.duration()), progress.atMost()));
 
         MemcachedProcess memcached = null;
         RemoteHost serverHost = null;
@@ -132,7 +136,7 @@ public final class Runner {
                             break passes;
                         } catch (IOException | RuntimeException e) {
                             String problem = variant.name() + (conditionSets.size() > 1 ? " " + conditionSets.get(c).label() : "")
-                                    + (settings.repeat() > 1 ? " (repeat " + repeat + ")" : "") + ": " + e.getMessage();
+                                    + (settings.repeat() > 1 ? " (fork " + repeat + ")" : "") + ": " + e.getMessage();
                             problems.add(problem);
                             progress.info("!! " + problem.lines().findFirst().orElse(problem) + " (skipped; see "
                                     + out.relativize(out.resolve("logs")) + ")");
@@ -170,7 +174,7 @@ public final class Runner {
         ArrayNode s = run.putArray("skipped");
         jdks.skipped().forEach(s::add);
         Environment.write(out.resolve(Environment.FILE), env);
-        if (settings.repeat() > 1) {
+        if (settings.repeat() * settings.iterations() > 1) {
             progress.summary(recorder.aggregates());
         }
         if (settings.capacity() != null) {
@@ -199,6 +203,15 @@ public final class Runner {
         List<T> out = new ArrayList<>(items.subList(k, items.size()));
         out.addAll(items.subList(0, k));
         return out;
+    }
+
+    /** {@code , 2 forks (fresh servers, variant order rotated) x 3 iterations of every step}, or nothing for one sample. */
+    private static String forksAndIterations(RunSettings settings) {
+        if (settings.repeat() == 1 && settings.iterations() == 1) {
+            return "";
+        }
+        return ", " + settings.repeat() + " fork(s) (fresh servers" + (settings.repeat() > 1 ? ", variant order rotated" : "")
+                + ") x " + settings.iterations() + " iteration(s) of every step";
     }
 
     static String human(Duration d) {

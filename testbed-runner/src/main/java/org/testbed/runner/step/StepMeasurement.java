@@ -55,11 +55,11 @@ final class StepMeasurement {
     }
 
     Sample measure(Variant variant, RunningServer server, JdkInfo jdk, Workload workload, Level level, Target target,
-                   int repeat, WarmUp warmUp) throws IOException, InterruptedException {
+                   int repeat, int iteration, WarmUp warmUp) throws IOException, InterruptedException {
         LoadDriver driver = driverFor(workload, level);
         long pid = server.pid();
         String slug = workload.name() + "-" + level.slug() + settings.conditionsSuffix()
-                + (settings.repeat() > 1 ? "-r" + repeat : "");
+                + (settings.repeat() > 1 ? "-r" + repeat : "") + (settings.iterations() > 1 ? "-i" + iteration : "");
         Path rawFile = settings.out().resolve("raw").resolve(variant.name()).resolve(slug + ".txt");
         Files.createDirectories(rawFile.getParent());
         int loadCpus = settings.pinning().loadCpuCount();
@@ -120,7 +120,8 @@ final class StepMeasurement {
                 settings.capacity() == null ? "" : settings.capacity().sla().label());
         SampleRecord sample = new SampleRecord(variant.name(), workload.name(), row.concurrency(), row.targetRps(), repeat,
                 row.rps(), row.latP99Ms(), row.cpuMsPerReq(), row.errors(), uncorrectedP99, lagP99, warmUp.seconds(), steady, raw,
-                warmUp.settled(), settings.conditions(), result.tlsHandshakes(), result.gzipResponses());
+                warmUp.settled(), settings.conditions(), result.tlsHandshakes(), result.gzipResponses(), iteration,
+                load.otherLoadPct(), load.saturated());
 
         CounterRecord counters = counted == null ? null : CounterRecord.of(row.key(), repeat, result.requests(), counted);
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.function.IntFunction;
 import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.runner.capacity.CapacityRecord;
 import org.testbed.runner.capacity.CapacitySearch;
@@ -25,19 +26,26 @@ import org.testbed.runner.load.LoadResult;
 import org.testbed.runner.load.NioHttpDriver;
 import org.testbed.runner.load.Scenarios;
 import org.testbed.runner.load.Target;
+import org.testbed.runner.stats.SteadyState;
 import org.testbed.scenario.Workload;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantProcess;
 
 /**
  * One start of one variant: launch its jar (pinned), wait for health, and for each scenario
- * preload, warm up and measure every step; then stop it. A step that fails is reported and the
+ * preload, warm up and measure every step {@code --iterations} times; then stop it. A step that fails is reported and the
  * next one tried; a server that dies ends the session. Each sample is recorded as soon as it is
  * measured.
  */
 final class VariantSession {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final int WARMUP_MAX_USERS = 64;
+    /**
+     * A warm-up round: as many 1-second windows as the steady-state rule compares at a time
+     * ({@link SteadyState#SETTLE_WINDOWS}), so that each group it compares holds one round's start, whose first
+     * window a closed model on a slow endpoint always has lower (the 150 ms delay's first answers come 150 ms in).
+     */
+    private static final int WARMUP_ROUND_SECONDS = SteadyState.SETTLE_WINDOWS;
     /** After a missed capacity probe, before the health check: the backlog's connections drain and close. */
     private static final Duration RECOVERY_PAUSE = Duration.ofSeconds(1);
 
@@ -75,7 +83,7 @@ final class VariantSession {
                 + (settings.repeat() > 1 ? "-r" + repeat : "") + ".log");
         progress.info(String.format(Locale.ROOT, "== %s (%s, JDK %s)%s%s: starting", variant.name(), variant.mode(),
                 jdk.label(), settings.conditions().equals(Conditions.PLAIN) ? "" : ", " + settings.conditions().label(),
-                settings.repeat() > 1 ? ", repeat " + repeat + "/" + settings.repeat() : ""));
+                settings.repeat() > 1 ? ", fork " + repeat + "/" + settings.repeat() : ""));
         long planned = 0;
         try (RunningServer server = remote != null
                 ? remote.start(variant, jar, remoteJvmArgs(), serverFlags(), settings.conditions().tls(), log, problems)
@@ -94,21 +102,25 @@ final class VariantSession {
             for (Map.Entry<String, List<Level>> scenario : settings.scenarios().entrySet()) {
                 String name = scenario.getKey();
                 ServerReadiness.preload(server.baseUri(), scenarios.preload(scenarios.workload(name, keys + "-pre")));
-                WarmUp warmUp = warmUp(server, target, scenarios.workload(name, keys + "-warm-" + name), scenario.getValue());
+                WarmUp warmUp = warmUp(server, target, round -> scenarios.workload(name, keys + "-warm-" + name + "-" + round),
+                        scenario.getValue(), remote == null ? CompilerPlacement.local(server.pid(), settings.pinning())
+                                : CompilerPlacement.NONE);
                 planned += Math.round(warmUp.seconds() * 1000);
                 // A warm-up of more users than the server has threads leaves requests queued in it when the
                 // driver stops: the health check answers once they have drained, so the first step starts
                 // from the server's steady state, not from the warm-up's backlog (1.5 s of it for 64 users
                 // on 4 threads with 100 ms of delay).
                 ServerReadiness.awaitHealthy(server.baseUri());
-                StepRunner steps = (level, slug) -> {
+                StepRunner steps = (level, slug, iteration) -> {
                     String step = variant.name() + " " + name + " " + level.label();
                     if (!alive(server, step)) {
                         throw new IOException(variant.name() + " exited during the run; see " + log);
                     }
-                    Workload workload = scenarios.workload(name, keys + "-" + name + "-" + slug);
+                    Workload workload = scenarios.workload(name, keys + "-" + name + "-" + slug
+                            + (iteration > 1 ? "-i" + iteration : ""));
                     try {
-                        Sample sample = measurement.measure(variant, server, serverJdk, workload, level, target, repeat, warmUp);
+                        Sample sample = measurement.measure(variant, server, serverJdk, workload, level, target, repeat,
+                                iteration, warmUp);
                         recorder.record(sample);
                         progress.step(sample);
                         return sample;
@@ -127,8 +139,11 @@ final class VariantSession {
                     planned += searchCapacity(variant, name, repeat, steps, server);
                 } else {
                     for (Level level : scenario.getValue()) {
-                        steps.measure(level, level.slug());
-                        planned += settings.duration().toMillis();
+                        // Iterations follow each other in the same server, as JMH's do: its warm-up holds for all.
+                        for (int iteration = 1; iteration <= settings.iterations(); iteration++) {
+                            steps.measure(level, level.slug(), iteration);
+                            planned += settings.duration().toMillis();
+                        }
                     }
                 }
             }
@@ -148,7 +163,7 @@ final class VariantSession {
     /** Measures one step of a scenario; null when the step failed (reported, the next one is tried). */
     @FunctionalInterface
     private interface StepRunner {
-        Sample measure(Level level, String slug) throws IOException, InterruptedException;
+        Sample measure(Level level, String slug, int iteration) throws IOException, InterruptedException;
     }
 
     /**
@@ -166,7 +181,7 @@ final class VariantSession {
         long planned = 0;
         for (OptionalDouble next = search.next(); next.isPresent(); next = search.next()) {
             Level level = Level.open(next.getAsDouble());
-            Sample sample = steps.measure(level, level.slug());
+            Sample sample = steps.measure(level, level.slug(), 1);
             planned += settings.duration().toMillis();
             CapacitySearch.Probe probe = sample == null
                     ? new CapacitySearch.Probe(level.rate(), Double.NaN, 1, false, false)
@@ -264,25 +279,48 @@ final class VariantSession {
 
     /**
      * Unmeasured load before a scenario's first step, until the server is steady
-     * ({@link WarmUpWatcher}: throughput no longer rising and the JIT quiet), at most
-     * {@code --warmup}: a fixed short warm-up measures the JIT, a fixed long one wastes minutes on
-     * servers that settle in seconds. The server stays on its own CPUs: letting its compiler use the
-     * load CPUs during the warm-up was tried, and ended in another state than a long pinned warm-up
-     * (spring-tomcat 24 k against 30 k req/s), so it would not measure the pinned server.
+     * ({@link WarmUpWatcher}: throughput no longer rising and the JIT's compiler threads idle, neither
+     * compiling nor waiting for a CPU to compile on), at most {@code --warmup}: a fixed short warm-up
+     * measures the JIT, a fixed long one wastes minutes on servers that settle in seconds.
+     *
+     * <p>The load comes in rounds of {@value #WARMUP_ROUND_SECONDS} s, each on fresh connections
+     * (and keys), as the measured iterations will come: a server first sees its clients' connections
+     * close and reopen when the warm-up ends, and on one core the recompilation that triggers (a
+     * branch never taken before, a method deoptimized) cost spring-tomcat a quarter of its
+     * throughput for the first two measured iterations. Meanwhile the server's compiler threads
+     * may also use the load driver's CPUs ({@link CompilerPlacement}), so that a server pinned to one
+     * busy core gets its code compiled in seconds instead of minutes; they are pinned back before the
+     * first measured window.
      */
-    private WarmUp warmUp(RunningServer server, Target target, Workload workload, List<Level> levels)
-            throws IOException, InterruptedException {
+    private WarmUp warmUp(RunningServer server, Target target, IntFunction<Workload> rounds, List<Level> levels,
+                          CompilerPlacement compilers) throws IOException, InterruptedException {
         if (settings.warmup().isZero()) {
             return new WarmUp(0, false);
         }
         int users = Math.min(WARMUP_MAX_USERS, levels.stream()
                 .mapToInt(l -> l.isOpen() ? WARMUP_MAX_USERS : l.concurrency()).max().orElse(WARMUP_MAX_USERS));
-        WarmUpWatcher watcher = new WarmUpWatcher(server::jit);
-        LoadResult result = new NioHttpDriver(settings.timeout(), settings.maxConnections(), settings.conditions().gzip())
-                .run(target, workload,
-                Level.closed(users), settings.warmup(), settings.pinning().loadCpuCount(), watcher);
-        progress.planned(settings.warmup());
-        progress.info("   warm-up " + workload.name() + ": " + watcher.describe(result.seconds()));
-        return new WarmUp(result.seconds(), watcher.settled());
+        NioHttpDriver driver = new NioHttpDriver(settings.timeout(), settings.maxConnections(), settings.conditions().gzip());
+        double seconds = 0;
+        WarmUpWatcher watcher;
+        try (compilers) {
+            compilers.spread();
+            watcher = new WarmUpWatcher(server::compilers, compilers::spread);
+            long left = settings.warmup().toMillis();
+            for (int round = 1; left >= 1000; round++) {
+                Duration length = Duration.ofMillis(Math.min(left, WARMUP_ROUND_SECONDS * 1000L));
+                LoadResult result = driver.run(target, rounds.apply(round), Level.closed(users), length,
+                        settings.pinning().loadCpuCount(), watcher.perSecond());
+                seconds += result.seconds();
+                left -= length.toMillis();
+                if (watcher.roundDone(result.windowRps())) {
+                    break;
+                }
+            }
+        }
+        progress.warmUpDone(seconds);
+        progress.info("   warm-up " + rounds.apply(0).name() + ": " + watcher.describe(seconds)
+                + (compilers.active() ? "; compiler threads on CPUs " + settings.pinning().serverCpus() + ","
+                + settings.pinning().loadCpus() + " meanwhile, then back on " + settings.pinning().serverCpus() : ""));
+        return new WarmUp(seconds, watcher.settled());
     }
 }

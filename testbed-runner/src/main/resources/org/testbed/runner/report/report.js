@@ -36,7 +36,7 @@
     'faster': {color: '#1a7f37', cls: 'better', name: 'better beyond noise'},
     'slower': {color: '#cf222e', cls: 'worse', name: 'worse beyond noise'},
     'within noise': {color: '#8c959f', cls: 'noise', name: 'within noise'},
-    'no noise estimate': {color: '#c9d1d9', cls: 'noise', name: 'no noise estimate (one sample a side, or a warm-up cut short)'}
+    'no noise estimate': {color: '#c9d1d9', cls: 'noise', name: 'no noise estimate (one sample a side)'}
   };
   var NOT_STEADY = '#6e40c9';
 
@@ -354,13 +354,14 @@
     var maxRepeats = repeats.length ? Math.max.apply(null, repeats) : NaN;
     if (maxRepeats > 1) {
       var conf = withStep.map(function (r) { var sp = spreadOf(r, 'rps'); return sp ? sp.confidence * 100 : NaN; });
-      html('p', {'class': 'note', id: 'error-bars'}, main, 'Repeats: each step was measured ' + range(repeats, 0) + ' times, each time in a freshly started server ' +
-        '(the variants in a rotated order); the figures are the medians of the repeats. Error bars: the confidence interval of the median, ' +
-        'distribution-free (from order statistics of the repeats), at ' + range(conf, 1, '%') + ' confidence. With 5 or fewer repeats ' +
-        'that interval is the whole min–max range of the repeats and its confidence is below 95% (3 repeats: 75%, 5: 93.75%).');
+      html('p', {'class': 'note', id: 'error-bars'}, main, 'Repeats: each step was measured ' + range(repeats, 0) + ' times' +
+        (run.repeat ? ': in ' + run.repeat + ' freshly started server(s) (forks, the variants in a rotated order), ' + (run.iterations || 1) +
+          ' time(s) in a row in each after one warm-up' : '') + '; the figures are the medians of the samples. Error bars: the ' + range(conf, 1, '%') +
+        ' confidence interval of the figure\'s centre (the geometric mean of the fork means), with the fork as the unit: iterations of one ' +
+        'server scatter less than servers do. With two forks it can be wide, and reach beyond the samples\' range.');
     } else if (repeats.length) {
       html('p', {'class': 'note', id: 'error-bars'}, main, 'Repeats: each step was measured once, so there are no error bars and no spread: ' +
-        'run with --repeat 3 or more to see how much the figures vary from one server start to the next.');
+        'run with --forks 2 --iterations 3 or more to see how much the figures vary within a server and from one server start to the next.');
     }
     var unsteady = rows.filter(notSteady);
     if (unsteady.length) {
@@ -687,11 +688,13 @@
     var matched = data.matched || [];
     rowCount = matched.length;
     html('p', {'class': 'note'}, main, 'A = ' + data.a.dir + '; B = ' + data.b.dir + '. Steps are matched by variant, scenario and level. ' +
-      'For each figure the ratio B / A and its confidence interval come from the repeats of the step in both runs (samples.csv): ' +
-      'the median of all pairwise ratios, and a distribution-free (Mann–Whitney) interval. A figure is called better or worse only when ' +
+      'For each figure the ratio B / A and its confidence interval come from the samples of the step in both runs (samples.csv), ' +
+      'fork by fork: the ratio of the geometric means of the fork means, and Welch\'s 95% interval with the fork (a freshly started server) ' +
+      'as the unit. A figure is called better or worse only when ' +
       'the whole interval lies on one side of 1 AND the change exceeds the noise floor: the larger of 5% (15% for p99) and both runs\' ' +
-      'scatter between repeats ((max − min) / median) added up. So many figures are compared at once that an interval alone would call about one in twenty a change ' +
-      'between two runs of the same thing. Better means more req/s, lower p99, less CPU per request.');
+      'scatter between samples ((max − min) / median) added up. So many figures are compared at once that an interval alone would call about one in twenty a change ' +
+      'between two runs of the same thing. Better means more req/s, lower p99, less CPU per request. Caveats (a warm-up cut short, not steady, ' +
+      'not quiet, saturated, one fork) stand beside a verdict, never instead of it.');
     verdictLegend(main);
     var figures = [];
     matched.forEach(function (m) { METRICS.forEach(function (k) { figures.push({m: m, k: k, ch: m.changes[k.key]}); }); });

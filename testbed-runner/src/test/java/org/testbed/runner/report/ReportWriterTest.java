@@ -168,7 +168,7 @@ class ReportWriterTest {
         assertThat(dom).contains("data-render=\"ok\"").contains("<pre id=\"render-errors\" hidden=\"\"></pre>");
         // Error bars on the throughput, p99 and CPU charts, with the legend saying what they are.
         assertThat(count(dom, "class=\"errbar\"")).isGreaterThanOrEqualTo(3 * 24);
-        assertThat(dom).contains("Error bars: the confidence interval of the median").contains("at 93.8% confidence")
+        assertThat(dom).contains("Error bars: the 93.8% confidence interval of the figure's centre")
                 .contains("measured 5 times");
         // The not-steady step: a ring on its charts, a mark in the tables, named in the note.
         assertThat(count(dom, "class=\"not-steady\"")).isEqualTo(3);
