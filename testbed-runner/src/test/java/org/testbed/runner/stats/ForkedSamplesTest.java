@@ -101,7 +101,7 @@ class ForkedSamplesTest {
         for (int t = 0; t < trials; t++) {
             List<double[]> a = forks(random, 3, 5, 0.10, 0.01);
             List<double[]> b = forks(random, 3, 5, 0.10, 0.01);
-            if (!ForkedSamples.ratio(ForkedSamples.estimate(a), ForkedSamples.estimate(b)).excludesOne()) {
+            if (!ratio(a, b).excludesOne()) {
                 coveredByForks++;
             }
             if (!RatioInterval.of(flat(a), flat(b)).excludesOne()) {
@@ -123,7 +123,7 @@ class ForkedSamplesTest {
         for (int t = 0; t < trials; t++) {
             List<double[]> a = forks(random, 2, 3, 0.002, 0.01);
             List<double[]> b = scaled(forks(random, 2, 3, 0.002, 0.01), 1.05);
-            if (ForkedSamples.ratio(ForkedSamples.estimate(a), ForkedSamples.estimate(b)).ciLow() > 1) {
+            if (ratio(a, b).ciLow() > 1) {
                 told++;
             }
         }
@@ -138,13 +138,15 @@ class ForkedSamplesTest {
         int trials = 2000;
         int covered = 0;
         for (int t = 0; t < trials; t++) {
-            List<double[]> a = forks(random, 2, 3, 0.01, 0.01);
-            List<double[]> b = forks(random, 2, 3, 0.01, 0.01);
-            if (!ForkedSamples.ratio(ForkedSamples.estimate(a), ForkedSamples.estimate(b)).excludesOne()) {
+            if (!ratio(forks(random, 2, 3, 0.01, 0.01), forks(random, 2, 3, 0.01, 0.01)).excludesOne()) {
                 covered++;
             }
         }
         assertThat(covered / (double) trials).isGreaterThan(0.9);
+    }
+
+    private static RatioInterval ratio(List<double[]> a, List<double[]> b) {
+        return ForkedSamples.ratio(ForkedSamples.estimate(a), ForkedSamples.estimate(b));
     }
 
     private static List<double[]> forks(Random random, int forks, int iterations, double between, double within) {
