@@ -77,6 +77,11 @@ final class RunCommand implements Callable<Integer> {
                     + " threads are idle (default: the profile's)")
     String warmup;
 
+    @Option(names = "--warmup-at-least", paramLabel = "TIME",
+            description = "Keep warming up at least this long even once steady (capped by --warmup): a reference"
+                    + " to check that the steady rule stopped on the server's figure, not its JIT's (default: 0)")
+    String warmupAtLeast;
+
     @Option(names = {"--forks", "--repeat"}, paramLabel = "N",
             description = "Measure every step in N freshly started servers (forks), the variant order rotated each pass;"
                     + " results.csv shows the medians, steps.csv their spread and the interval of each figure fork by"
@@ -88,8 +93,8 @@ final class RunCommand implements Callable<Integer> {
     Integer iterations;
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
-            description = "default (every variant, the mix at 64 users and the delay at 400, 5 s steps, 3 passes; about"
-                    + " 20 min on 2 cores), seed (the studies' staircase and 5000 req/s delay; hours), or one study each:"
+            description = "default (every variant, the mix at 64 users and the delay at 400, 2 forks x 3 iterations of"
+                    + " 3 s; about 21 min on 2 cores), seed (the studies' staircase and 5000 req/s delay; hours), or one study each:"
                     + " https (96 users, plain and TLS), staircase (50..1100 users), delay (5000 req/s on 150 ms),"
                     + " gzip-sla (gzip over HTTPS, capacity under p99<=5ms, 10 KB payloads), metrics-cost (metrics off"
                     + " and on); see the runner README")
@@ -285,12 +290,17 @@ final class RunCommand implements Callable<Integer> {
         RunSettings settings = new RunSettings(repo, folder.toAbsolutePath(), id, selected,
                 java == null ? null : java.toAbsolutePath(), plan,
                 duration != null ? Levels.duration(duration) : p.duration(),
-                warmup != null ? Levels.duration(warmup) : p.warmup(), p.label(),
+                warmup != null ? Levels.duration(warmup) : p.warmup(),
+                warmupAtLeast != null ? Levels.duration(warmupAtLeast) : Duration.ZERO, p.label(),
                 pinning, flamegraph, d, threads, delayMs,
                 payloadSize != null ? payloadSize : p.payloadSize() > 0 ? p.payloadSize() : DEFAULT_PAYLOAD, maxConnections, Levels.duration(timeout),
                 saturation, jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")),
                 servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs(),
                 repeat != null ? repeat : p.repeat(), iterations != null ? iterations : p.iterations(), mixedJdks, counters, conditionSets, capacity, remote);
+        if (settings.warmupAtLeast().compareTo(settings.warmup()) > 0) {
+            throw new IllegalArgumentException("--warmup-at-least " + warmupAtLeast + " is longer than the warm-up's limit"
+                    + " (--warmup " + settings.warmup().toSeconds() + "s)");
+        }
         if (settings.duration().compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--duration must be at least 1s");
         }

@@ -30,6 +30,7 @@ final class RunEnvironment {
         });
         run.put("duration_s", settings.duration().toMillis() / 1000.0);
         run.put("warmup_s", settings.warmup().toMillis() / 1000.0);
+        run.put("warmup_at_least_s", settings.warmupAtLeast().toMillis() / 1000.0);
         run.put("repeat", settings.repeat());
         run.put("iterations", settings.iterations());
         run.put("driver", settings.driver());

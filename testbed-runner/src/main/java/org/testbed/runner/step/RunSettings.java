@@ -47,7 +47,7 @@ import org.testbed.variant.Variant;
  *                   driven from here; null to run everything on this machine
  */
 public record RunSettings(Path root, Path out, String runId, List<Variant> variants, Path java,
-                          Map<String, List<Level>> scenarios, Duration duration, Duration warmup, String profile,
+                          Map<String, List<Level>> scenarios, Duration duration, Duration warmup, Duration warmupAtLeast, String profile,
                           Pinning pinning, String flamegraph, String driver, int threads, int delayMs,
                           int payloadSize, int maxConnections, Duration timeout, double saturationPct,
                           List<String> jvmArgs, String memcachedServers, List<String> commandLine,
@@ -68,7 +68,7 @@ public record RunSettings(Path root, Path out, String runId, List<Variant> varia
 
     /** These settings with one set of conditions: what one variant session runs under. */
     public RunSettings forConditions(Conditions conditions) {
-        return new RunSettings(root, out, runId, variants, java, scenarios, duration, warmup, profile, pinning, flamegraph,
+        return new RunSettings(root, out, runId, variants, java, scenarios, duration, warmup, warmupAtLeast, profile, pinning, flamegraph,
                 driver, threads, delayMs, payloadSize, maxConnections, timeout, saturationPct, jvmArgs, memcachedServers,
                 commandLine, repeat, iterations, mixedJdks, counters, List.of(conditions), capacity, serverHost);
     }
