@@ -88,7 +88,9 @@ public final class MemcachedItemStore implements ItemStore {
                 .setOpTimeout(timeoutMillis)
                 .setOpQueueMaxBlockTime(timeoutMillis)
                 .setMaxReconnectDelay(MAX_RECONNECT_DELAY_SECONDS)
-                .setTimeoutExceptionThreshold(TIMEOUTS_BEFORE_RECONNECT)
+                // spymemcached reconnects once its count of timeouts in a row exceeds this value
+                // minus 2 (its builder subtracts 2): 3 here meant a reconnect on the second timeout.
+                .setTimeoutExceptionThreshold(TIMEOUTS_BEFORE_RECONNECT + 1)
                 .setListenerExecutorService(callbacks)
                 .setUseNagleAlgorithm(false)
                 .setDaemon(true);
