@@ -116,6 +116,11 @@ final class VariantSession {
                     if (!alive(server, step)) {
                         throw new IOException(variant.name() + " exited during the run; see " + log);
                     }
+                    // The previous window's users are gone, but a server with fewer threads than users
+                    // still holds their queued requests (400 users on 20 threads with 150 ms each:
+                    // 2.9 s of them). Measured at once, the next window waits behind that backlog and
+                    // saw 5-7 req/s where Little's law allows 133. The health check answers once it is drained.
+                    ServerReadiness.awaitHealthy(server.baseUri());
                     Workload workload = scenarios.workload(name, keys + "-" + name + "-" + slug
                             + (iteration > 1 ? "-i" + iteration : ""));
                     try {
