@@ -170,6 +170,6 @@ class RunnerIT {
     }
 
     private static String runner(String... args) throws IOException, InterruptedException {
-        return RunnerJar.run(150, args);
+        return RunnerJar.run(240, args);
     }
 }

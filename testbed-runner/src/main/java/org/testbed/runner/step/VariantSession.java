@@ -308,10 +308,10 @@ final class VariantSession {
         double seconds = 0;
         WarmUpWatcher watcher;
         int round = 0;
+        long left = settings.warmup().toMillis();
         try (compilers) {
             compilers.spread();
             watcher = new WarmUpWatcher(server::compilers, compilers::spread);
-            long left = settings.warmup().toMillis();
             while (left >= 1000) {
                 round++;
                 Duration length = Duration.ofMillis(Math.min(left, WARMUP_ROUND_SECONDS * 1000L));
@@ -325,19 +325,18 @@ final class VariantSession {
                 }
             }
         }
-        if (compilers.active()) {
-            // One more round with the compilers back on the server's CPUs. The first window after
-            // the move was the lowest of its fork in every one of six forks of spring-tomcat here
-            // (by 5 to 30 %): what little the compilers still had to do now competes with the
-            // request threads, and a measured window must not be where that happens.
+        if (compilers.active() && left >= 1000) {
+            // One more round with the compilers back on the server's CPUs, within --warmup. The
+            // first window after the move was the lowest of its fork in every one of six forks of
+            // spring-tomcat here (by 5 to 30 %): what little the compilers still had to do now
+            // competes with the request threads, and a measured window must not be where that happens.
             seconds += driver.run(target, rounds.apply(round + 1), Level.closed(users),
-                    Duration.ofSeconds(WARMUP_ROUND_SECONDS), settings.pinning().loadCpuCount()).seconds();
+                    Duration.ofMillis(Math.min(left, WARMUP_ROUND_SECONDS * 1000L)), settings.pinning().loadCpuCount()).seconds();
         }
         progress.warmUpDone(seconds);
         progress.info("   warm-up " + rounds.apply(0).name() + ": " + watcher.describe(seconds)
                 + (compilers.active() ? "; compiler threads on CPUs " + settings.pinning().serverCpus() + ","
-                + settings.pinning().loadCpus() + " meanwhile, then back on " + settings.pinning().serverCpus()
-                + " for one more round" : ""));
+                + settings.pinning().loadCpus() + " meanwhile, then back on " + settings.pinning().serverCpus() : ""));
         return new WarmUp(seconds, watcher.settled());
     }
 }
