@@ -42,6 +42,8 @@ final class RunnerJar {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             if (!p.waitFor(limitSeconds, TimeUnit.SECONDS)) {
+                // Its memcached and servers first: killed by SIGKILL, the runner cannot stop them itself.
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 throw new IOException("runner " + args[0] + " did not finish in " + limitSeconds + " s:\n" + Files.readString(log));
             }
