@@ -22,8 +22,8 @@ import org.testbed.variant.Variant;
  * a test: {@link #READ_ROUNDS} hangs per variant with a read of an absent id catch an event of 3 %
  * per hang with a probability of 1 − 0.97<sup>100</sup> = 95 %; {@link #WRITE_ROUNDS} more try the
  * writes. One request per hang, as in the report, and a write that succeeds between hangs: time-outs
- * in a row make the client drop and re-open its connection, which is {@link FaultRecoveryIT}'s
- * business and costs a second a round. The store's timeout is short here
+ * in a row make the client drop and re-open its connection, which is {@link ReconnectAnswersIT}'s
+ * and {@link FaultRecoveryIT}'s business and costs a second a round. The store's timeout is short here
  * ({@link #TIMEOUT_MS}) so that the rounds stay within about half a minute a variant. A hang is
  * SIGSTOP, and the harness waits until every Memcached thread has stopped before the request is
  * sent, so an answer Memcached gave before it stopped cannot pass for one it did not give.

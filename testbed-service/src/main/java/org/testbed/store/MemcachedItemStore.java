@@ -19,37 +19,21 @@ import java.util.function.Supplier;
 import net.spy.memcached.AddrUtil;
 import net.spy.memcached.CASResponse;
 import net.spy.memcached.CASValue;
-import net.spy.memcached.ConnectionFactoryBuilder;
-import net.spy.memcached.DefaultHashAlgorithm;
-import net.spy.memcached.FailureMode;
 import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.internal.OperationFuture;
 import net.spy.memcached.ops.StatusCode;
 
 /**
- * {@link ItemStore} over spymemcached, configured for the contract rather than for its defaults.
- *
- * <ul>
- *   <li>Binary protocol: its store replies carry the new CAS, so create and update return an ETag
- *       without a second round trip (the text protocol's {@code add} does not).</li>
- *   <li>Ketama consistent hashing across {@code MEMCACHED_SERVERS}.</li>
- *   <li>{@link FailureMode#Cancel}: while a server is down its operations fail at once (a fast 503)
- *       instead of being redistributed to another server, which would fork the data.</li>
- *   <li>Reconnect at most 1 s apart (spymemcached's default backs off to 30 s), so the service
- *       recovers within seconds of Memcached coming back.</li>
- *   <li>Enqueueing never blocks longer than the timeout: spymemcached's default would block a
- *       request thread for 10 s once a hung server's queue is full.</li>
- *   <li>A per-operation timeout ({@code MEMCACHED_TIMEOUT_MS}) on the sync and the async path;
- *       spymemcached itself only times out callers of {@code Future.get}.</li>
- * </ul>
+ * {@link ItemStore} over spymemcached, connected as {@link StoreConnectionFactory} says (binary
+ * protocol, Ketama hashing, fast failure while a server is down, quick reconnects, and
+ * {@link ReconnectSafeConnection}'s fix to those reconnects), with a per-operation timeout
+ * ({@code MEMCACHED_TIMEOUT_MS}) on the sync and on the async path: spymemcached itself only times
+ * out callers of {@code Future.get}.
  */
 public final class MemcachedItemStore implements ItemStore {
     static final String KEY_PREFIX = "item:";
     private static final String HEALTH_KEY = "testbed:health";
     private static final int NO_EXPIRY = 0;
-    /** Consecutive timeouts after which spymemcached drops and re-opens a connection. */
-    private static final int TIMEOUTS_BEFORE_RECONNECT = 3;
-    private static final long MAX_RECONNECT_DELAY_SECONDS = 1;
 
     static {
         // Route spymemcached's own logging to SLF4J unless the user chose otherwise.
@@ -80,22 +64,9 @@ public final class MemcachedItemStore implements ItemStore {
         List<InetSocketAddress> addresses = AddrUtil.getAddresses(servers);
         ExecutorService callbacks = Executors.newFixedThreadPool(
                 Math.max(2, Runtime.getRuntime().availableProcessors()), daemonThreads("memcached-callback"));
-        ConnectionFactoryBuilder factory = new ConnectionFactoryBuilder()
-                .setProtocol(ConnectionFactoryBuilder.Protocol.BINARY)
-                .setLocatorType(ConnectionFactoryBuilder.Locator.CONSISTENT)
-                .setHashAlg(DefaultHashAlgorithm.KETAMA_HASH)
-                .setFailureMode(FailureMode.Cancel)
-                .setOpTimeout(timeoutMillis)
-                .setOpQueueMaxBlockTime(timeoutMillis)
-                .setMaxReconnectDelay(MAX_RECONNECT_DELAY_SECONDS)
-                // spymemcached reconnects once its count of timeouts in a row exceeds this value
-                // minus 2 (its builder subtracts 2): 3 here meant a reconnect on the second timeout.
-                .setTimeoutExceptionThreshold(TIMEOUTS_BEFORE_RECONNECT + 1)
-                .setListenerExecutorService(callbacks)
-                .setUseNagleAlgorithm(false)
-                .setDaemon(true);
+        StoreConnectionFactory factory = new StoreConnectionFactory(timeoutMillis, callbacks);
         try {
-            return new MemcachedItemStore(new MemcachedClient(factory.build(), addresses), callbacks, timeoutMillis);
+            return new MemcachedItemStore(new MemcachedClient(factory, addresses), callbacks, timeoutMillis);
         } catch (IOException e) {
             callbacks.shutdown();
             throw new IllegalArgumentException("Cannot set up a Memcached client for " + servers + ": " + e.getMessage(), e);
@@ -249,6 +220,11 @@ public final class MemcachedItemStore implements ItemStore {
     private static StoreUnavailableException failure(OperationFuture<?> done) {
         return new StoreUnavailableException("it answered " + done.getStatus().getStatusCode()
                 + " (" + done.getStatus().getMessage() + ")", null);
+    }
+
+    /** Whether every server has a connection right now (for tests that watch a reconnect). */
+    boolean isConnected() {
+        return client.getUnavailableServers().isEmpty();
     }
 
     private void requireAllServersConnected() {
