@@ -75,19 +75,33 @@ final class DriveCommand implements Callable<Integer> {
             Pinning.pin(ProcessHandle.current().pid(), loadCpus);
             cpus = Pinning.parse(loadCpus).size();
         }
+        Path wrk = null;
+        if (driver.equals(WrkDriver.NAME)) {
+            wrk = WrkDriver.find();
+            if (wrk == null) {
+                throw new IllegalStateException("--driver wrk: no wrk on PATH (install it, for example"
+                        + " 'apt-get install wrk', or set WRK_BIN)");
+            }
+        } else if (!driver.equals(NioHttpDriver.NAME)) {
+            throw new IllegalArgumentException("--driver " + driver + ": not a driver; use " + NioHttpDriver.NAME
+                    + " or " + WrkDriver.NAME);
+        }
         String runId = KeySpace.newRunId();
         Scenarios scenarios = new Scenarios(runId, 100, delayMs, 42L);
         Workload workload = scenarios.workload(scenario, "drive");
         List<RequestSpec> preload = scenarios.preload(workload);
         if (!preload.isEmpty()) {
             Preloader.Outcome preloaded = Preloader.run(url, preload, PRELOAD_IN_FLIGHT);
+            if (preloaded.refused()) {
+                throw new IllegalStateException("nothing answers at " + url + ": " + preloaded.firstFailure());
+            }
             if (preloaded.failed() > 0) {
                 // The step still runs: its own error count shows what the missing items cost.
                 System.err.println("drive: preload: " + preloaded.describe());
             }
         }
         LoadDriver d = driver.equals(WrkDriver.NAME)
-                ? new WrkDriver(WrkDriver.find(), Files.createTempDirectory("testbed-drive"), Levels.duration("10s"))
+                ? new WrkDriver(wrk, Files.createTempDirectory("testbed-drive"), Levels.duration("10s"))
                 : new NioHttpDriver(Levels.duration("10s"), 4096, gzip);
         if (!Levels.duration(warmup).isZero()) {
             d.run(target, scenarios.workload(scenario, "drive-warm"), level, Levels.duration(warmup), cpus);

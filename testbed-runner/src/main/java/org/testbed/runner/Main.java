@@ -29,6 +29,10 @@ import picocli.CommandLine.Spec;
             "Variants are listed in variants.conf; the HTTP contract is in docs/CONTRACT.md, the design",
             "and the results schema in docs/DESIGN.md.%n"})
 public final class Main implements Runnable {
+    /** A command that could not do its work: a build, a server, a file or a machine failed it. */
+    static final int EXIT_FAILED = 1;
+    /** Arguments the command cannot take, as picocli and most Unix tools use 2. */
+    static final int EXIT_BAD_ARGUMENT = 2;
     private static final int LABEL_WIDTH = 29;
 
     @Spec
@@ -70,16 +74,20 @@ public final class Main implements Runnable {
             CommandLine failed = e.getCommandLine();
             String command = failed.getParent() == null ? "" : failed.getCommandName() + " ";
             failed.getErr().println("testbed: " + e.getMessage() + " (see './testbed " + command + "--help')");
-            return 2;
+            return EXIT_BAD_ARGUMENT;
         });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof IllegalArgumentException || e instanceof IllegalStateException
-                    || e instanceof java.util.NoSuchElementException || e instanceof java.io.IOException
+            int status;
+            if (e instanceof IllegalArgumentException || e instanceof java.util.NoSuchElementException) {
+                status = EXIT_BAD_ARGUMENT; // found once the command looked: an unknown variant, a bad value
+            } else if (e instanceof IllegalStateException || e instanceof java.io.IOException
                     || e instanceof java.io.UncheckedIOException) {
-                commandLine.getErr().println("testbed: " + e.getMessage());
-                return 2;
+                status = EXIT_FAILED;
+            } else {
+                throw e;
             }
-            throw e;
+            commandLine.getErr().println("testbed: " + e.getMessage());
+            return status;
         });
         return cli;
     }

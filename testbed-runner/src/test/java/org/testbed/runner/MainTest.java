@@ -91,6 +91,42 @@ class MainTest {
                 .anyMatch(line -> line.endsWith("(see './testbed report --help')"));
     }
 
+    @Test
+    void aCommandThatFailsAtItsWorkExitsWith1NotWithTheBadArgumentStatus() throws IOException {
+        Path run = Files.createDirectories(root.resolve("broken-run"));
+        Files.writeString(run.resolve("results.csv"), "not,a,results,file\n1,2,3,4\n");
+        StringWriter err = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+
+        assertThat(cli.execute("--root", root.toString(), "report", run.toString())).isEqualTo(1);
+        assertThat(cli.execute("--root", root.toString(), "report", root.resolve("no-such-run").toString()))
+                .as("a folder that is not a run is a bad argument").isEqualTo(2);
+        assertThat(err.toString().lines()).hasSize(2).allMatch(line -> line.startsWith("testbed: "))
+                .anyMatch(line -> line.contains("does not have the expected columns"));
+    }
+
+    @Test
+    void driveSaysAtOnceWhenNothingListensAndNamesAWrongDriver() throws IOException {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        StringWriter err = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+
+        assertThat(cli.execute("--root", root.toString(), "drive", "--url", "http://127.0.0.1:" + port,
+                "--duration", "1s")).isEqualTo(1);
+        assertThat(cli.execute("--root", root.toString(), "drive", "--url", "http://127.0.0.1:" + port,
+                "--driver", "nope")).isEqualTo(2);
+        assertThat(err.toString().lines()).containsExactly(
+                err.toString().lines().findFirst().orElseThrow(),
+                "testbed: --driver nope: not a driver; use testbed-nio or wrk");
+        assertThat(err.toString()).startsWith("testbed: nothing answers at http://127.0.0.1:" + port + ": ")
+                .contains("java.net.ConnectException");
+    }
+
     private void manifest() throws IOException {
         Files.writeString(root.resolve("variants.conf"), """
                 # name module jar mode min_jdk description

@@ -19,9 +19,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * measured), a bounded number of requests in flight. 201 and 409 (left by an earlier run) both
  * count as present. A 503 (the store did not answer in time: by the contract a transient state
  * the service recovers from) or a failed connection is tried again after a pause, a few times, so
- * that a busy machine does not lose a whole variant's run to one slow moment. It reports; each
- * caller decides what a failure means: the runner stops, a Gatling run goes on and lets its
- * assertions judge the target.
+ * that a busy machine does not lose a whole variant's run to one slow moment. A connection refused
+ * even after those retries means nothing listens there: the requests not yet sent are then counted
+ * as failed without being sent, so that a wrong address fails in about a second, not after every
+ * request's retries. It reports; each caller decides what a failure means: the runner stops, a
+ * Gatling run goes on and lets its assertions judge the target.
  */
 public final class Preloader {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -34,12 +36,13 @@ public final class Preloader {
 
     /** What a preload did. */
     public record Outcome(int requested, int created, int existing, int failed, String firstFailure, Duration took,
-                          int retried) {
+                          int retried, boolean refused) {
         /** One line for a log. */
         public String describe() {
-            return String.format(Locale.ROOT, "%d created, %d already there, %d failed in %d ms%s%s",
+            return String.format(Locale.ROOT, "%d created, %d already there, %d failed in %d ms%s%s%s",
                     created, existing, failed, took.toMillis(), retried == 0 ? "" : " (" + retried + " tried again)",
-                    failed == 0 ? "" : " (first: " + firstFailure + ")");
+                    failed == 0 ? "" : " (first: " + firstFailure + ")",
+                    refused ? "; the connection was refused, the rest not sent" : "");
         }
     }
 
@@ -61,10 +64,17 @@ public final class Preloader {
         AtomicInteger failed = new AtomicInteger();
         AtomicInteger retried = new AtomicInteger();
         AtomicReference<String> firstFailure = new AtomicReference<>();
+        AtomicReference<Throwable> refused = new AtomicReference<>();
         CompletableFuture<?>[] all = new CompletableFuture<?>[specs.size()];
         for (int i = 0; i < specs.size(); i++) {
             RequestSpec spec = specs.get(i);
             permits.acquireUninterruptibly();
+            if (refused.get() != null) {
+                permits.release();
+                failed.incrementAndGet();
+                all[i] = CompletableFuture.completedFuture(null);
+                continue;
+            }
             all[i] = send(client, request(base, spec), 0, retried)
                     .handle((response, error) -> {
                         permits.release();
@@ -73,16 +83,28 @@ public final class Preloader {
                         } else if (error == null && response.statusCode() == 409) {
                             existing.incrementAndGet();
                         } else {
+                            if (isRefused(error)) {
+                                refused.compareAndSet(null, error);
+                            }
                             failed.incrementAndGet();
                             firstFailure.compareAndSet(null, spec.path() + ": "
-                                    + (error != null ? error.toString() : "status " + response.statusCode()));
+                                    + (error != null ? unwrapped(error).toString() : "status " + response.statusCode()));
                         }
                         return null;
                     });
         }
         CompletableFuture.allOf(all).join();
         return new Outcome(specs.size(), created.get(), existing.get(), failed.get(), firstFailure.get(),
-                Duration.ofNanos(System.nanoTime() - started), retried.get());
+                Duration.ofNanos(System.nanoTime() - started), retried.get(), refused.get() != null);
+    }
+
+    /** The failure itself, not the CompletionException the async client wraps it in. */
+    private static Throwable unwrapped(Throwable error) {
+        return error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    private static boolean isRefused(Throwable error) {
+        return error instanceof java.net.ConnectException || error != null && error.getCause() instanceof java.net.ConnectException;
     }
 
     /** Sends, and after a 503 or an I/O failure sends again after a pause, up to the retries there are. */

@@ -54,6 +54,28 @@ class PreloaderTest {
         return specs;
     }
 
+    /** Nothing listens: the requests not yet sent when a refusal outlasted its retries are not sent. */
+    @Test
+    void aRefusedConnectionEndsThePreloadInsteadOfRetryingEveryRequest() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        String[] ids = new String[1000];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = "refused-" + i;
+        }
+        Preloader.Outcome outcome = Preloader.run(URI.create("http://127.0.0.1:" + port), puts(ids), 16);
+
+        assertThat(outcome.refused()).isTrue();
+        assertThat(outcome.failed()).isEqualTo(1000);
+        assertThat(outcome.firstFailure()).contains("ConnectException");
+        // Each request sent is retried 3 times; at most the 16 in flight when the first refusal
+        // outlasted its retries were sent (all 1000 were, with 3000 retries, before).
+        assertThat(outcome.retried()).isLessThanOrEqualTo(3 * 16 * 2);
+        assertThat(outcome.describe()).endsWith("the connection was refused, the rest not sent");
+    }
+
     @Test
     void aStoreThatStallsBrieflyLosesNothing() {
         unavailableTimes = 2;
