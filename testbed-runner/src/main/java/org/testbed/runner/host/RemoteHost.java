@@ -71,9 +71,9 @@ public final class RemoteHost implements AutoCloseable {
             port = memcachedServers == null ? ThreadLocalRandom.current().nextInt(21000, 29000) : 0;
             try {
                 machine = ServerMachine.connect(target, port, directories);
-            } catch (DeployException e) {
-                if (attempt == MEMCACHED_PORT_ATTEMPTS || !e.getMessage().contains(ServerMachine.PORT_TAKEN)) {
-                    throw e;
+            } catch (ServerMachine.PortTakenException e) {
+                if (attempt == MEMCACHED_PORT_ATTEMPTS) {
+                    throw new DeployException(e.getMessage());
                 }
             }
         }

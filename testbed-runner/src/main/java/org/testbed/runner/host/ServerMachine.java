@@ -33,7 +33,7 @@ public final class ServerMachine implements AutoCloseable {
     /** One short command (a snapshot, a stop): a hung connection must not hang the run. */
     static final Duration SHORT = Duration.ofSeconds(30);
     /** What the lifeline says when its memcached could not listen on the port it was given. */
-    static final String PORT_TAKEN = "port taken?";
+    private static final String PORT_TAKEN = "port taken?";
     /** ssh's own failures (no connection, lost connection) exit with 255; remote commands do not. */
     private static final int SSH_FAILED = 255;
 
@@ -135,7 +135,8 @@ public final class ServerMachine implements AutoCloseable {
         }
         if (line == null || !line.startsWith("lifeline: ready")) {
             String said = line == null ? "no answer within " + SHORT.toSeconds() + " s" : line.replace("lifeline: ", "");
-            throw new DeployException("could not open the run's session on " + target.destination() + ": " + said);
+            String message = "could not open the run's session on " + target.destination() + ": " + said;
+            throw line != null && line.contains(PORT_TAKEN) ? new PortTakenException(message) : new DeployException(message);
         }
         String[] fields = line.substring("lifeline: ready".length()).strip().split("\\s+");
         user = fields.length > 0 ? fields[0] : "";
@@ -220,6 +221,15 @@ public final class ServerMachine implements AutoCloseable {
             Files.deleteIfExists(controlDirectory);
         } catch (IOException e) {
             // a stale socket in a temporary directory is harmless
+        }
+    }
+
+    /** The run's memcached there could not listen on the port it was given: try another. */
+    static final class PortTakenException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        PortTakenException(String message) {
+            super(message);
         }
     }
 }

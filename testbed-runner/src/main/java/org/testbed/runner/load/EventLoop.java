@@ -60,11 +60,6 @@ final class EventLoop implements Runnable {
         connect(newConnection(lane), true);
     }
 
-    /** Before the loop runs: the window it measures. */
-    void window(long start, long end) {
-        window(start, start, end);
-    }
-
     /**
      * Before the loop runs: the window it measures, and when its arrivals begin ({@code arrivalsFrom},
      * at or before {@code start}); what is sent for arrivals before the window is not measured.

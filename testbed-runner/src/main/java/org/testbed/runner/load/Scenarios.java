@@ -10,9 +10,10 @@ import org.testbed.scenario.Workload;
 import org.testbed.scenario.WrkScript;
 
 /**
- * The runner's only door into the scenario library (testbed-scenarios): which scenarios exist, how
- * one is built for a step, its preload, and the wrk script it renders. Everything else in the
- * runner sees {@link Workload}, {@link org.testbed.scenario.RequestStream} and {@link RequestSpec}.
+ * How the runner builds a step's load from the scenario library (testbed-scenarios): which
+ * scenarios exist, the workload of a step, its preload, and the wrk script it renders. The rest of
+ * the runner uses the library's own types where it needs them ({@link Workload},
+ * {@link RequestSpec}, the preloader, the key space).
  *
  * <p>Every step gets its own key space ({@code injector} = the step's id), so a key a step leaves
  * behind (a journey cut short when the step ends, a churn key not yet deleted) can never collide
@@ -29,11 +30,6 @@ public record Scenarios(String runId, int payloadSize, int delayMs, long seed) {
 
     public Scenarios {
         Payloads.parseSize(Integer.toString(payloadSize));
-    }
-
-    public static Scenarios defaults(String runId) {
-        Workload.Settings d = Workload.Settings.defaults(new KeySpace(keyPart(runId), "x"));
-        return new Scenarios(runId, d.payloadSize(), d.delayMs(), d.seed());
     }
 
     /** The workload {@code name} for the step {@code stepId} (1..48 of {@code [A-Za-z0-9_~-]}). */
