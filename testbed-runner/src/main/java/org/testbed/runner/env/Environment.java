@@ -43,7 +43,7 @@ public final class Environment {
         m.set("cpu_governor", governors());
         m.put("memory_total", firstLine(read("/proc/meminfo")));
         m.put("lscpu", command("lscpu"));
-        m.put("clk_tck", org.testbed.runner.proc.ClockTicks.perSecond());
+        m.put("clk_tck", org.testbed.driver.proc.ClockTicks.perSecond());
         m.put("perf_event_paranoid", read("/proc/sys/kernel/perf_event_paranoid").strip());
         return m;
     }

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.testbed.schema.ResultRow;
-import org.testbed.runner.load.Level;
+import org.testbed.driver.Level;
 
 /**
  * The differential flame graphs of a compare: for every matched step that both runs profiled

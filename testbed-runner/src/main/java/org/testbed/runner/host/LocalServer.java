@@ -8,7 +8,7 @@ import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.CompilerThreads;
-import org.testbed.runner.proc.ProcStat;
+import org.testbed.driver.proc.ProcStat;
 import org.testbed.runner.proc.ProcStatus;
 import org.testbed.variant.VariantProcess;
 

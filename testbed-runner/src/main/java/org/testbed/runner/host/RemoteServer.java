@@ -12,7 +12,7 @@ import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.proc.CpuTimes;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.CompilerThreads;
-import org.testbed.runner.proc.ProcStat;
+import org.testbed.driver.proc.ProcStat;
 import org.testbed.runner.proc.ProcStatus;
 
 /**

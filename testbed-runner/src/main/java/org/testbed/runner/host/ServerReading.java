@@ -2,7 +2,7 @@ package org.testbed.runner.host;
 
 import org.testbed.runner.proc.CpuTimes;
 import org.testbed.runner.proc.GcCounters;
-import org.testbed.runner.proc.ProcStat;
+import org.testbed.driver.proc.ProcStat;
 import org.testbed.runner.proc.ProcStatus;
 
 /**

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.testbed.runner.load.Level;
+import org.testbed.driver.Level;
 import org.testbed.scenario.LevelList;
 
 /** Reads the runner's level options (through the scenario library's {@link LevelList}) and durations. */

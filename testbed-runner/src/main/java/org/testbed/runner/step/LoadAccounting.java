@@ -2,9 +2,9 @@ package org.testbed.runner.step;
 
 import java.util.List;
 import org.testbed.runner.csv.SampleRecord;
-import org.testbed.runner.load.LoadResult;
-import org.testbed.runner.proc.ClockTicks;
-import org.testbed.runner.proc.ProcStat;
+import org.testbed.driver.LoadResult;
+import org.testbed.driver.proc.ClockTicks;
+import org.testbed.driver.proc.ProcStat;
 
 /**
  * Where a step's CPU time went, from two {@link ServerSnapshot}s and the driver's result: the

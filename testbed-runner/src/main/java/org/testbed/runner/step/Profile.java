@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.testbed.runner.load.Level;
+import org.testbed.driver.Level;
 import org.testbed.schema.Conditions;
 
 /**

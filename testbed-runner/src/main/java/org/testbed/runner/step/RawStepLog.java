@@ -1,9 +1,9 @@
 package org.testbed.runner.step;
 
 import java.util.Locale;
-import org.testbed.runner.load.Level;
-import org.testbed.runner.load.LoadResult;
-import org.testbed.runner.proc.ClockTicks;
+import org.testbed.driver.Level;
+import org.testbed.driver.LoadResult;
+import org.testbed.driver.proc.ClockTicks;
 import org.testbed.variant.Variant;
 
 /**

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
 import org.testbed.runner.env.Environment;
-import org.testbed.runner.load.WrkDriver;
+import org.testbed.driver.WrkDriver;
 import org.testbed.variant.Variant;
 
 /** The run's {@code environment.json}: the settings, the machine, the pinning, the JDKs, the tools. */

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.schema.Conditions;
 import org.testbed.runner.host.RemoteHostSettings;
-import org.testbed.runner.load.Level;
+import org.testbed.driver.Level;
 import org.testbed.variant.Variant;
 
 /**

@@ -5,7 +5,7 @@ import org.testbed.runner.host.RunningServer;
 import org.testbed.runner.host.ServerReading;
 import org.testbed.runner.proc.CpuTimes;
 import org.testbed.runner.proc.GcCounters;
-import org.testbed.runner.proc.ProcStat;
+import org.testbed.driver.proc.ProcStat;
 import org.testbed.runner.proc.ProcStatus;
 
 /**

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
-import org.testbed.runner.load.WindowWatcher;
+import org.testbed.driver.WindowWatcher;
 import org.testbed.runner.proc.CompilerThreads;
 import org.testbed.runner.stats.SteadyState;
 

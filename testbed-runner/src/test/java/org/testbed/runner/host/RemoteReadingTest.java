@@ -8,7 +8,7 @@ import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.testbed.runner.proc.GcCounters;
-import org.testbed.runner.proc.ProcStat;
+import org.testbed.driver.proc.ProcStat;
 
 /**
  * The server's figures as a remote reading prints them (stat, status, base64 hsperfdata), parsed

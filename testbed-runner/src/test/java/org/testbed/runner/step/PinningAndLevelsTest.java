@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.testbed.schema.Conditions;
-import org.testbed.runner.load.Level;
+import org.testbed.driver.Level;
 
 class PinningAndLevelsTest {
 

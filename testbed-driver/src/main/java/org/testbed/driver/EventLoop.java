@@ -1,0 +1,507 @@
+package org.testbed.driver;
+
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import javax.net.ssl.SSLException;
+import org.testbed.scenario.RequestSpec;
+import org.testbed.scenario.RequestStream;
+
+/**
+ * One load thread: a selector over keep-alive connections, each with one request at a time. It
+ * connects, writes, reads and verifies responses, times out requests that take too long and
+ * reconnects; its {@link ArrivalModel} decides when requests go out. Single-threaded: everything
+ * here runs on the loop's own thread, except setting up users before the window and reading the
+ * results after it.
+ */
+final class EventLoop implements Runnable {
+    private static final long RECONNECT_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long CHECK_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final StepContext step;
+    private final Selector selector;
+    private final ArrivalModel model;
+    private final List<HttpConnection> conns = new ArrayList<>();
+    private final ArrayDeque<HttpConnection> reconnect = new ArrayDeque<>();
+    private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
+    /** Inflates gzip bodies (with {@code --gzip}); one per loop, reused. */
+    private final Gunzip gunzip = new Gunzip();
+    final Measurements measured;
+    private int open;
+    /** Connections opened without blocking that are not ready for HTTP yet (TCP connect, TLS handshake). */
+    private int establishing;
+    private int peakConnections;
+    private long start;
+    /** When the arrival model begins: the window's start, or earlier by the open model's lead-in. */
+    private long arrivalsFrom;
+    /** Set by the coordinator to stop early: read on every turn of the loop, so it stops promptly. */
+    private volatile long end;
+
+    /** {@code seconds}: the longest the window may last, in whole seconds rounded up. */
+    EventLoop(StepContext step, int seconds, Function<EventLoop, ArrivalModel> model) throws IOException {
+        this.step = step;
+        this.measured = new Measurements(seconds);
+        this.selector = Selector.open();
+        this.model = model.apply(this);
+    }
+
+    /** Before the window: connects a user (blocking) who sends its own lane's requests. */
+    void connectUser(RequestStream lane) throws IOException {
+        connect(newConnection(lane), true);
+    }
+
+    /**
+     * Before the loop runs: the window it measures, and when its arrivals begin ({@code arrivalsFrom},
+     * at or before {@code start}); what is sent for arrivals before the window is not measured.
+     */
+    void window(long arrivalsFrom, long start, long end) {
+        this.arrivalsFrom = arrivalsFrom;
+        this.start = start;
+        this.end = end;
+        measured.windowStart(start);
+    }
+
+    /** When the arrival model begins. */
+    long arrivalsFrom() {
+        return arrivalsFrom;
+    }
+
+    /** From another thread: closes the window at {@code end} (now, typically) instead; the loop stops at once. */
+    void stopAt(long end) {
+        if (end < this.end) {
+            this.end = end;
+            selector.wakeup();
+        }
+    }
+
+    long start() {
+        return start;
+    }
+
+    long end() {
+        return end;
+    }
+
+    List<HttpConnection> connections() {
+        return conns;
+    }
+
+    int openConnections() {
+        return open;
+    }
+
+    /** Connections being opened without blocking: connecting, or making their TLS handshake. */
+    int establishing() {
+        return establishing;
+    }
+
+    int peakConnections() {
+        return peakConnections;
+    }
+
+    /** Arrivals still waiting for a connection. */
+    long queued() {
+        return model.queued();
+    }
+
+    @Override
+    public void run() {
+        try {
+            loop();
+        } catch (IOException | RuntimeException e) {
+            error("event loop: " + e);
+        }
+    }
+
+    private void loop() throws IOException {
+        while (System.nanoTime() < arrivalsFrom) {
+            LockSupport.parkNanos(100_000);
+        }
+        model.begin(System.nanoTime());
+        long nextCheck = System.nanoTime() + CHECK_EVERY_NANOS;
+        while (!Thread.currentThread().isInterrupted()) {
+            long now = System.nanoTime();
+            if (now >= end) {
+                break;
+            }
+            model.due(now);
+            if (now >= nextCheck) {
+                housekeeping(now);
+                nextCheck = now + CHECK_EVERY_NANOS;
+            }
+            long wait = Math.min(Math.min(end, nextCheck) - now, model.nanosUntilDue(now));
+            int ready;
+            if (wait >= 1_000_000) {
+                ready = selector.select(wait / 1_000_000);
+            } else {
+                ready = selector.selectNow();
+                if (ready == 0 && wait > 0) {
+                    LockSupport.parkNanos(Math.min(wait, 100_000));
+                }
+            }
+            if (ready > 0) {
+                Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+                while (keys.hasNext()) {
+                    SelectionKey key = keys.next();
+                    keys.remove();
+                    handle((HttpConnection) key.attachment(), key);
+                }
+            }
+        }
+    }
+
+    /** A new connection of this loop, not connected yet. {@code lane}: the user's own, or null to borrow one per request. */
+    HttpConnection newConnection(RequestStream lane) {
+        HttpConnection conn = new HttpConnection(lane, step.fixedHeaders);
+        conns.add(conn);
+        return conn;
+    }
+
+    void connect(HttpConnection conn, boolean blocking) throws IOException {
+        SocketChannel channel = SocketChannel.open();
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        conn.channel = channel;
+        conn.parser.reset();
+        conn.busy = false;
+        conn.transport = step.target.tls() ? new TlsTransport(TlsEngines.clientEngine(step.target)) : PlainTransport.INSTANCE;
+        conn.connectNanos = System.nanoTime();
+        if (blocking) {
+            channel.connect(step.target.address());
+            channel.configureBlocking(false);
+            conn.key = channel.register(selector, 0, conn);
+            if (conn.transport.handshakes()) {
+                handshakeBeforeTheLoop(conn);
+            }
+        } else {
+            channel.configureBlocking(false);
+            conn.establishing = true;
+            establishing++;
+            boolean connected = channel.connect(step.target.address());
+            conn.key = channel.register(selector, connected ? 0 : SelectionKey.OP_CONNECT, conn);
+            if (connected) {
+                connected(conn, System.nanoTime());
+            }
+        }
+        open++;
+        peakConnections = Math.max(peakConnections, open);
+    }
+
+    /**
+     * Makes {@code conn}'s handshake now, on the caller's thread before the loop runs, within the
+     * request timeout: a server that does not answer TLS must not hang the step.
+     */
+    private void handshakeBeforeTheLoop(HttpConnection conn) throws IOException {
+        long deadline = System.nanoTime() + step.timeoutNanos;
+        while (!conn.transport.handshake(conn.channel)) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new SSLException("no TLS handshake within " + step.timeoutNanos / 1_000_000 + " ms from "
+                        + step.target.authority() + " (is it serving HTTPS?)");
+            }
+            conn.key.interestOps(conn.transport.wantsWrite() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+            selector.select(Math.max(1, left / 1_000_000));
+            selector.selectedKeys().clear();
+        }
+        conn.key.interestOps(0);
+        measured.handshake();
+    }
+
+    /** The TCP connection is up: handshake first when the transport has one, then the model may use it. */
+    private void connected(HttpConnection conn, long now) throws IOException {
+        conn.handshaking = conn.transport.handshakes();
+        handshake(conn, now);
+    }
+
+    /** Advances {@code conn}'s handshake, if it is making one; once done the connection goes to the model. */
+    private void handshake(HttpConnection conn, long now) throws IOException {
+        if (conn.handshaking) {
+            if (!conn.transport.handshake(conn.channel)) {
+                conn.key.interestOps(conn.transport.wantsWrite() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+                return;
+            }
+            conn.handshaking = false;
+            measured.handshake();
+        }
+        established(conn);
+        conn.key.interestOps(0);
+        model.connected(conn, now);
+    }
+
+    private void handle(HttpConnection conn, SelectionKey key) {
+        long now = System.nanoTime();
+        try {
+            if (!key.isValid()) {
+                return;
+            }
+            if (key.isConnectable()) {
+                if (conn.channel.finishConnect()) {
+                    connected(conn, now);
+                }
+                return;
+            }
+            if (conn.handshaking) {
+                handshake(conn, now);
+                return;
+            }
+            if (key.isWritable()) {
+                writeSome(conn);
+            }
+            if (key.isValid() && key.isReadable()) {
+                readSome(conn, now);
+            }
+        } catch (IOException | RuntimeException e) {
+            broken(conn, e.getClass().getSimpleName() + ": " + e.getMessage(), now);
+        }
+    }
+
+    /** Sends {@code conn}'s next request, meant to start at {@code startNanos}. */
+    void send(HttpConnection conn, long startNanos, long now) {
+        RequestStream lane = conn.ownsLane ? conn.lane : step.lanes.borrow();
+        conn.lane = lane;
+        RequestSpec spec = lane.next();
+        conn.spec = spec;
+        conn.startNanos = startNanos;
+        conn.sentNanos = now;
+        conn.busy = true;
+        conn.out = conn.encoder.encode(spec, spec.sendIfMatch() ? step.etags.get(lane) : null);
+        try {
+            writeSome(conn);
+        } catch (IOException e) {
+            broken(conn, "write: " + e.getMessage(), now);
+        }
+    }
+
+    private void writeSome(HttpConnection conn) throws IOException {
+        boolean written = conn.transport.write(conn.channel, conn.out);
+        conn.key.interestOps(written ? SelectionKey.OP_READ : SelectionKey.OP_WRITE | SelectionKey.OP_READ);
+    }
+
+    private void readSome(HttpConnection conn, long now) throws IOException {
+        while (true) {
+            int n = conn.transport.read(conn.channel, readBuffer, conn.parser);
+            if (n < 0) {
+                broken(conn, "connection closed by the server", now);
+                return;
+            }
+            if (n == 0) {
+                return;
+            }
+            if (!conn.busy) {
+                if (conn.parser.hasPartialData()) {
+                    throw new IOException("unexpected bytes from the server while idle");
+                }
+                continue; // TLS messages of its own (a session ticket), no HTTP bytes
+            }
+            if (conn.parser.complete()) {
+                completed(conn, now);
+                return;
+            }
+        }
+    }
+
+    private void completed(HttpConnection conn, long now) {
+        HttpResponseParser parser = conn.parser;
+        RequestSpec spec = conn.spec;
+        byte[] body = parser.body();
+        String failure = null;
+        if (step.gzip && isGzip(parser.header("Content-Encoding"))) {
+            try {
+                body = gunzip.inflate(body);
+                if (now >= start && now < end) {
+                    measured.compressed();
+                }
+            } catch (IOException e) {
+                failure = "the gzip body does not inflate: " + e.getMessage();
+            }
+        }
+        if (failure == null) {
+            failure = spec.failure(parser.status(), parser::header, body);
+        }
+        boolean ok = failure == null;
+        RequestStream lane = conn.lane;
+        if (ok && spec.captureEtag()) {
+            String etag = parser.header("ETag");
+            if (etag != null) {
+                step.etags.put(lane, etag);
+            }
+        }
+        lane.completed(spec, ok);
+        if (!conn.ownsLane) {
+            step.lanes.release(lane);
+            conn.lane = null;
+        }
+        if (now >= start && now < end) {
+            measured.request(conn.startNanos, conn.sentNanos, now);
+            if (!ok) {
+                error(spec.name() + ": " + failure);
+            }
+        }
+        conn.busy = false;
+        boolean close = parser.connectionClose();
+        parser.reset();
+        if (close) {
+            closeQuietly(conn);
+            model.lost(conn, now, 0);
+            return;
+        }
+        free(conn, now);
+    }
+
+    private static boolean isGzip(String contentEncoding) {
+        return contentEncoding != null && contentEncoding.equalsIgnoreCase("gzip");
+    }
+
+    /** {@code conn} has no request in flight: the model gives it the next one, unless the window has closed. */
+    void free(HttpConnection conn, long now) {
+        if (now >= end) {
+            conn.key.interestOps(0);
+            return;
+        }
+        model.next(conn, now);
+    }
+
+    private void broken(HttpConnection conn, String why, long now) {
+        if (now < end && now >= start) {
+            if (conn.busy) {
+                measured.request(conn.startNanos, conn.sentNanos, now);
+                error((conn.spec != null ? conn.spec.name() + ": " : "") + why);
+            } else if (!why.startsWith("connection closed")) {
+                error(why);
+            }
+        }
+        if (conn.busy && conn.lane != null) {
+            conn.lane.completed(conn.spec, false);
+            if (!conn.ownsLane) {
+                step.lanes.release(conn.lane);
+                conn.lane = null;
+            }
+        }
+        conn.busy = false;
+        closeQuietly(conn);
+        model.lost(conn, now, RECONNECT_BACKOFF_NANOS);
+    }
+
+    /** Reconnects {@code conn} after {@code backoff} (at once when 0). */
+    void reconnectLater(HttpConnection conn, long now, long backoff) {
+        conn.reconnectAt = now + backoff;
+        reconnect.add(conn);
+        if (backoff == 0) {
+            housekeepReconnects(now);
+        }
+    }
+
+    private void housekeeping(long now) {
+        housekeepReconnects(now);
+        for (HttpConnection conn : new ArrayList<>(conns)) {
+            if (conn.busy && now - conn.startNanos > step.timeoutNanos && conn.channel != null) {
+                broken(conn, "no response within " + step.timeoutNanos / 1_000_000 + " ms", now);
+            } else if (conn.handshaking && now - conn.connectNanos > step.timeoutNanos && conn.channel != null) {
+                conn.handshaking = false;
+                broken(conn, "no TLS handshake within " + step.timeoutNanos / 1_000_000 + " ms", now);
+            }
+        }
+    }
+
+    private void housekeepReconnects(long now) {
+        int n = reconnect.size();
+        for (int i = 0; i < n; i++) {
+            HttpConnection conn = reconnect.pollFirst();
+            if (conn.reconnectAt > now) {
+                reconnect.addLast(conn);
+                continue;
+            }
+            try {
+                connect(conn, false);
+            } catch (IOException e) {
+                error("connect: " + e.getMessage());
+                conn.reconnectAt = now + RECONNECT_BACKOFF_NANOS;
+                reconnect.addLast(conn);
+            }
+        }
+    }
+
+    /** Forgets a connection for good (it is closed already, or was never connected). */
+    void discard(HttpConnection conn) {
+        conns.remove(conn);
+    }
+
+    private void established(HttpConnection conn) {
+        if (conn.establishing) {
+            conn.establishing = false;
+            establishing--;
+        }
+    }
+
+    private void closeQuietly(HttpConnection conn) {
+        established(conn);
+        if (conn.channel != null) {
+            try {
+                conn.channel.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+            conn.channel = null;
+            open--;
+        }
+        conn.parser.reset();
+    }
+
+    void error(String reason) {
+        measured.error(reason);
+    }
+
+    /**
+     * After the loop: the window's arrivals still without an answer (in flight, connecting, or queued
+     * in the model) that have waited longer than its slowest answer are counted in the latency at
+     * their wait so far ({@link Measurements#unanswered}).
+     */
+    void censorUnanswered() {
+        long longest = measured.longestAnswerNanos();
+        for (HttpConnection conn : conns) {
+            if (conn.busy) {
+                measured.unanswered(conn.startNanos, end, longest);
+            } else if (conn.pendingIntended >= 0) {
+                measured.unanswered(conn.pendingIntended, end, longest);
+            }
+        }
+        model.unanswered(intended -> measured.unanswered(intended, end, longest));
+    }
+
+    long inFlightAtEnd() {
+        long n = 0;
+        for (HttpConnection conn : conns) {
+            if (conn.busy) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    void closeAll() {
+        for (HttpConnection conn : conns) {
+            if (conn.channel != null) {
+                try {
+                    conn.channel.close();
+                } catch (IOException ignored) {
+                    // closing anyway
+                }
+                conn.channel = null;
+            }
+        }
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+}

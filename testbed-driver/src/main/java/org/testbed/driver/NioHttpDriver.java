@@ -1,0 +1,206 @@
+package org.testbed.driver;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.testbed.driver.proc.ClockTicks;
+import org.testbed.driver.proc.ProcStat;
+import org.testbed.scenario.Workload;
+
+/**
+ * The runner's own load driver: a raw HTTP/1.1 client on NIO selectors, one event loop per load
+ * CPU, keep-alive connections, latencies in an HdrHistogram (microseconds, 3 significant digits).
+ * Every response is verified with the scenario library's checks, as every driver must.
+ *
+ * <ul>
+ *   <li>Closed model ({@link Level#closed}): {@code concurrency} connections, each one user sending
+ *       its lane's next request as soon as the previous response is in. Latency is measured from
+ *       the moment the request is written, like wrk: under overload it hides queueing (coordinated
+ *       omission), which is what a closed model means.</li>
+ *   <li>Open model ({@link Level#open}): arrivals at a constant rate, each at its intended start
+ *       time whether or not earlier requests have come back. An arrival takes an idle connection,
+ *       else opens a new one (up to {@code maxConnections}), else waits in a queue. Latency is
+ *       measured from the intended start, so a slow server shows up in full (corrected for
+ *       coordinated omission, as wrk2 does). Arrivals begin one second before the window, at the
+ *       step's rate and not measured, so the window finds the connections the rate needs open, as
+ *       the closed model's does ({@link #OPEN_LEAD_IN_NANOS}).</li>
+ * </ul>
+ *
+ * <p>Over HTTPS ({@link Target#tls()}) each connection makes one TLS handshake when it opens
+ * ({@link TlsTransport}, the JDK's {@code SSLEngine}) and keeps it for every request after; with
+ * {@code gzip} requests ask for gzip and compressed bodies are inflated before they are checked.
+ * Both are counted: {@link LoadResult#tlsHandshakes()}, {@link LoadResult#gzipResponses()}.
+ *
+ * <p>Counted: responses that arrive inside the window. Requests still in flight when it ends are
+ * abandoned (reported in the raw output), not counted.
+ */
+public final class NioHttpDriver implements LoadDriver {
+    public static final String NAME = "testbed-nio";
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    private static final long WATCH_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /**
+     * Open model: arrivals at the step's rate for this long before the window, not measured. They open
+     * the connections the rate needs, as the closed model connects its users before its window: without
+     * it each step measured its own connection ramp, the first hundreds of ms of a 5000/s step opening
+     * ~750 connections at once, and at 100/s over TLS a handful of handshakes was the whole p99.
+     */
+    static final long OPEN_LEAD_IN_NANOS = SECOND;
+
+    private final Duration requestTimeout;
+    private final int maxConnections;
+    private final boolean gzip;
+
+    public NioHttpDriver(Duration requestTimeout, int maxConnections) {
+        this(requestTimeout, maxConnections, false);
+    }
+
+    /** {@code gzip}: ask for gzip ({@code Accept-Encoding}) and inflate gzip responses before checking them. */
+    public NioHttpDriver(Duration requestTimeout, int maxConnections, boolean gzip) {
+        this.requestTimeout = requestTimeout;
+        this.maxConnections = maxConnections;
+        this.gzip = gzip;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean supports(Workload workload, Level level) {
+        return true;
+    }
+
+    @Override
+    public LoadResult run(Target target, Workload workload, Level level, Duration duration, int loadCpus)
+            throws IOException, InterruptedException {
+        return run(target, workload, level, duration, loadCpus, WindowWatcher.NEVER);
+    }
+
+    /**
+     * Runs one step for at most {@code max}, stopping as soon as {@code watcher} says so (asked once
+     * per completed second). The result's {@link LoadResult#seconds()} is the time load was actually
+     * applied. Returns within {@code max} plus a few seconds.
+     */
+    public LoadResult run(Target target, Workload workload, Level level, Duration max, int loadCpus,
+                          WindowWatcher watcher) throws IOException, InterruptedException {
+        int threads = Math.max(1, level.isOpen() ? loadCpus : Math.min(loadCpus, level.concurrency()));
+        StepContext step = new StepContext(target, workload, requestTimeout.toNanos(), Math.max(threads, maxConnections), gzip);
+        int connectionsPerLoop = (step.maxConnections + threads - 1) / threads;
+        double interval = level.isOpen() ? 1e9 * threads / level.rate() : 0;
+        int windows = (int) Math.max(1, (max.toNanos() + SECOND - 1) / SECOND);
+        List<EventLoop> loops = new ArrayList<>();
+        List<Thread> running = new ArrayList<>();
+        try {
+            for (int i = 0; i < threads; i++) {
+                double offset = interval * i / threads;
+                loops.add(new EventLoop(step, windows, level.isOpen()
+                        ? loop -> new OpenArrivals(loop, offset, interval, connectionsPerLoop)
+                        : ClosedArrivals::new));
+            }
+            if (!level.isOpen()) {
+                // Connect every user before the window opens, so the window measures requests only.
+                for (int c = 0; c < level.concurrency(); c++) {
+                    loops.get(c % threads).connectUser(workload.stream(c));
+                }
+            }
+            ProcStat cpuBefore = ProcStat.self();
+            long arrivalsFrom = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
+            long start = arrivalsFrom + (level.isOpen() ? OPEN_LEAD_IN_NANOS : 0);
+            long end = start + max.toNanos();
+            for (int i = 0; i < threads; i++) {
+                EventLoop loop = loops.get(i);
+                loop.window(arrivalsFrom, start, end);
+                Thread thread = new Thread(loop, "load-" + i);
+                thread.setDaemon(true);
+                thread.start();
+                running.add(thread);
+            }
+            end = watch(loops, start, end, watcher);
+            for (Thread thread : running) {
+                thread.join(max.toMillis() + 30_000);
+                if (thread.isAlive()) {
+                    thread.interrupt();
+                    throw new IOException("load thread " + thread.getName() + " did not finish in time");
+                }
+            }
+            ProcStat cpuAfter = ProcStat.self();
+            return summarize(loops, windows, (end - start) / 1e9, max, level,
+                    ClockTicks.toMillis(cpuAfter.minus(cpuBefore).ticks()));
+        } finally {
+            // On the way out after a failure, stop the loops before closing their connections under them.
+            long now = System.nanoTime();
+            for (EventLoop loop : loops) {
+                loop.stopAt(now);
+            }
+            for (Thread thread : running) {
+                thread.join(1_000);
+            }
+            for (EventLoop loop : loops) {
+                loop.closeAll();
+            }
+        }
+    }
+
+    /**
+     * Asks {@code watcher} after each completed second of the window whether to stop; stops the
+     * loops when it says so. Returns when the window ends: at {@code end}, or earlier if stopped.
+     */
+    private static long watch(List<EventLoop> loops, long start, long end, WindowWatcher watcher)
+            throws InterruptedException {
+        if (watcher == WindowWatcher.NEVER) {
+            return end;
+        }
+        for (int second = 1; start + second * SECOND < end; second++) {
+            // A little after the second is over, so that the loops have counted its last responses.
+            long due = start + second * SECOND + WATCH_GRACE_NANOS;
+            for (long left = due - System.nanoTime(); left > 0; left = due - System.nanoTime()) {
+                TimeUnit.NANOSECONDS.sleep(left);
+            }
+            long[] completed = new long[second];
+            for (EventLoop loop : loops) {
+                for (int i = 0; i < second; i++) {
+                    completed[i] += loop.measured.completedInSecond(i);
+                }
+            }
+            if (watcher.stop(completed)) {
+                long now = System.nanoTime();
+                if (now >= end) {
+                    return end;
+                }
+                for (EventLoop loop : loops) {
+                    loop.stopAt(now);
+                }
+                return now;
+            }
+        }
+        return end;
+    }
+
+    private static LoadResult summarize(List<EventLoop> loops, int windows, double seconds, Duration max, Level level,
+                                        double cpuMs) {
+        Measurements total = new Measurements(windows);
+        long inFlight = 0;
+        long queued = 0;
+        int peak = 0;
+        for (EventLoop loop : loops) {
+            if (level.isOpen()) {
+                loop.censorUnanswered();
+            }
+            total.add(loop.measured);
+            inFlight += loop.inFlightAtEnd();
+            queued += loop.queued();
+            peak += loop.peakConnections();
+        }
+        long[] perSecond = total.perSecond((int) Math.ceil(seconds - 1e-9));
+        Latency latency = Latency.ofMicros(total.latency);
+        Latency uncorrected = level.isOpen() ? Latency.ofMicros(total.uncorrected) : latency;
+        Latency lag = level.isOpen() ? Latency.ofMicros(total.scheduleLag) : Latency.NONE;
+        String raw = new DriverReport(level, loops.size(), seconds, max.toNanos() / 1e9, total, perSecond, cpuMs, peak,
+                inFlight, queued).text();
+        return new LoadResult(NAME, total.requests, total.errors, seconds, latency, cpuMs, peak, raw, perSecond,
+                uncorrected, lag.p99(), lag.max(), total.handshakes, total.compressed);
+    }
+}
