@@ -4,7 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.testbed.schema.Conditions;
-import org.testbed.runner.capacity.CapacityComparison;
+import org.testbed.runner.compare.CapacityComparison;
 import org.testbed.runner.compare.CompareWriter;
 import org.testbed.runner.compare.Comparison;
 import picocli.CommandLine.Command;

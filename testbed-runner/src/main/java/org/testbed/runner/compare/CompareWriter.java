@@ -16,7 +16,6 @@ import org.testbed.schema.Csv;
 import org.testbed.schema.Conditions;
 import org.testbed.schema.ResultRow;
 import org.testbed.schema.ResultsCsv;
-import org.testbed.runner.capacity.CapacityComparison;
 import org.testbed.runner.counters.CounterComparison;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.SamplesCsv;

@@ -1,4 +1,4 @@
-package org.testbed.runner.capacity;
+package org.testbed.runner.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.testbed.runner.capacity.CapacityRecord;
 import org.testbed.runner.stats.Verdict;
 import org.testbed.schema.Conditions;
 

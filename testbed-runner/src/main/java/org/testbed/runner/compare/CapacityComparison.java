@@ -1,4 +1,4 @@
-package org.testbed.runner.capacity;
+package org.testbed.runner.compare;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -7,7 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.testbed.runner.compare.Comparison;
+import org.testbed.runner.capacity.CapacityCsv;
+import org.testbed.runner.capacity.CapacityRecord;
 import org.testbed.runner.stats.Verdict;
 
 /**
