@@ -16,7 +16,7 @@ import org.testbed.junit.EndpointSmoke;
 import org.testbed.junit.MemcachedExtension;
 import org.testbed.memcached.MemcachedProcess;
 import org.testbed.server.ServerStartup;
-import org.testbed.server.jetty.JettyServers;
+import org.testbed.containers.jetty.JettyServers;
 import org.testbed.servlet.jetty.JettyServer;
 import org.testbed.servlet.tomcat.TomcatServer;
 

@@ -13,9 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.testbed.schema.Machine;
-import org.testbed.schema.ResultRow;
-import org.testbed.schema.ResultsCsv;
+import org.testbed.results.Machine;
+import org.testbed.results.ResultRow;
+import org.testbed.results.ResultsCsv;
 import org.testbed.scenario.LoadShape;
 
 /**

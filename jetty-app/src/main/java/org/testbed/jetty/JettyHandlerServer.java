@@ -7,7 +7,7 @@ import org.testbed.http.ETags;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
-import org.testbed.server.jetty.JettyServers;
+import org.testbed.containers.jetty.JettyServers;
 import org.testbed.service.ItemService;
 import org.testbed.service.Metrics;
 import org.testbed.store.ItemStore;

@@ -8,7 +8,7 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.testbed.http.BoundedBody;
 import org.testbed.http.Routes;
-import org.testbed.server.jetty.JettyServers;
+import org.testbed.containers.jetty.JettyServers;
 import org.testbed.service.Delay;
 import org.testbed.service.ItemService;
 import org.testbed.service.Responses;

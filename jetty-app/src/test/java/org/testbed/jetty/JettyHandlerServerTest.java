@@ -11,7 +11,7 @@ import org.testbed.junit.EndpointSmoke;
 import org.testbed.junit.MemcachedExtension;
 import org.testbed.memcached.MemcachedProcess;
 import org.testbed.server.ServerStartup;
-import org.testbed.server.jetty.JettyServers;
+import org.testbed.containers.jetty.JettyServers;
 
 /** jetty-handler started in-process from {@code newServer} on 127.0.0.1, port 0, against a real memcached. */
 @ExtendWith(MemcachedExtension.class)

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class DesignDocumentTest {
     private static final String RUNNER = "testbed-runner/src/main/java/org/testbed/runner/";
-    private static final String RESULTS = "testbed-results/src/main/java/org/testbed/schema/";
+    private static final String RESULTS = "testbed-results/src/main/java/org/testbed/results/";
     private static final Pattern COLUMNS = Pattern.compile("COLUMNS\\s*=\\s*List\\.of\\((.*?)\\);", Pattern.DOTALL);
     private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9_]+)` \\|", Pattern.MULTILINE);

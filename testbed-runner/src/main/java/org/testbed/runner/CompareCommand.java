@@ -3,7 +3,7 @@ package org.testbed.runner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.testbed.schema.Conditions;
+import org.testbed.results.Conditions;
 import org.testbed.runner.compare.CapacityComparison;
 import org.testbed.runner.compare.CompareWriter;
 import org.testbed.runner.compare.Comparison;

@@ -3,7 +3,7 @@ package org.testbed.runner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.testbed.schema.ResultsCsv;
+import org.testbed.results.ResultsCsv;
 import org.testbed.runner.report.ReportWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

@@ -10,8 +10,8 @@ import org.testbed.runner.capacity.CapacityCsv;
 import org.testbed.runner.capacity.CapacityRecord;
 import org.testbed.runner.csv.StepRecord;
 import org.testbed.runner.csv.StepsCsv;
-import org.testbed.schema.ResultRow;
-import org.testbed.schema.ResultsCsv;
+import org.testbed.results.ResultRow;
+import org.testbed.results.ResultsCsv;
 
 /**
  * {@code run --sla}: the capacity search converges on a limit known in advance. A sync variant with

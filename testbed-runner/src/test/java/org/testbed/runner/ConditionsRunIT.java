@@ -11,8 +11,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.testbed.runner.csv.StepRecord;
 import org.testbed.runner.csv.StepsCsv;
-import org.testbed.schema.ResultRow;
-import org.testbed.schema.ResultsCsv;
+import org.testbed.results.ResultRow;
+import org.testbed.results.ResultsCsv;
 
 /**
  * {@code run --conditions plain,metrics,tls+gzip}: one run starts the variant afresh under each set

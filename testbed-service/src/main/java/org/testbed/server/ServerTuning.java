@@ -9,7 +9,7 @@ import org.testbed.http.MediaTypes;
 /**
  * Every number a Tomcat or Jetty variant is tuned with, in one place, so that the containers are
  * set up alike and a change shows up in one diff. The container-specific classes
- * ({@code org.testbed.server.tomcat}, {@code org.testbed.server.jetty}) only translate these into
+ * ({@code org.testbed.containers.tomcat}, {@code org.testbed.containers.jetty}) only translate these into
  * their own settings.
  */
 public final class ServerTuning {

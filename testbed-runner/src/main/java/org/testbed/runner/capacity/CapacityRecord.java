@@ -3,8 +3,8 @@ package org.testbed.runner.capacity;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.testbed.schema.Conditions;
-import org.testbed.schema.ResultRow;
+import org.testbed.results.Conditions;
+import org.testbed.results.ResultRow;
 
 /**
  * One line of {@code capacity.csv} (a run with {@code --sla}): what one search found for one variant

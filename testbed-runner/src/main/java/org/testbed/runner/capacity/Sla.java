@@ -3,7 +3,7 @@ package org.testbed.runner.capacity;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.testbed.schema.ResultRow;
+import org.testbed.results.ResultRow;
 
 /**
  * A service-level objective on one latency percentile, as {@code --sla} takes it: {@code p99<=5ms},

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
-import org.testbed.schema.ResultRow;
+import org.testbed.results.ResultRow;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.stats.ForkedSamples;
 import org.testbed.runner.stats.RatioInterval;

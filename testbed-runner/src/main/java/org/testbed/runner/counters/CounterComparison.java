@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.testbed.schema.ResultRow;
+import org.testbed.results.ResultRow;
 
 /**
  * The counters of two runs side by side: for each step both measured with {@code --counters}, the

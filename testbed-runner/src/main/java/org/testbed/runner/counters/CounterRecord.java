@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.testbed.schema.Conditions;
-import org.testbed.schema.ResultRow;
+import org.testbed.results.Conditions;
+import org.testbed.results.ResultRow;
 
 /**
  * A row of {@code counters.csv}: what {@code perf stat} counted in the server process during one

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.testbed.schema.ResultRow;
+import org.testbed.results.ResultRow;
 import org.testbed.runner.csv.CsvTable;
 import org.testbed.runner.stats.MedianInterval;
 

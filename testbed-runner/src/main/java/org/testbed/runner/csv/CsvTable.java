@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import org.testbed.schema.Csv;
+import org.testbed.results.Csv;
 
 /**
  * One table of a run folder besides results.csv ({@code steps.csv}, {@code samples.csv},

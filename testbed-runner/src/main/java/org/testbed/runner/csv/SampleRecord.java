@@ -1,7 +1,7 @@
 package org.testbed.runner.csv;
 
-import org.testbed.schema.Conditions;
-import org.testbed.schema.ResultRow;
+import org.testbed.results.Conditions;
+import org.testbed.results.ResultRow;
 import java.util.List;
 import java.util.Map;
 

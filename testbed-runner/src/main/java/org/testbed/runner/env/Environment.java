@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.testbed.schema.Machine;
+import org.testbed.results.Machine;
 import org.testbed.variant.Variant;
 
 /**

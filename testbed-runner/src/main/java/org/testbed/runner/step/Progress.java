@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import org.testbed.runner.capacity.CapacityCsv;
 import org.testbed.runner.capacity.CapacityRecord;
-import org.testbed.schema.ResultRow;
+import org.testbed.results.ResultRow;
 import org.testbed.runner.csv.StepRecord;
 
 /**

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.testbed.runner.capacity.CapacityPlan;
-import org.testbed.schema.Conditions;
+import org.testbed.results.Conditions;
 import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.driver.Level;
 import org.testbed.variant.Variant;

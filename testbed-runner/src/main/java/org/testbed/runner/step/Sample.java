@@ -1,6 +1,6 @@
 package org.testbed.runner.step;
 
-import org.testbed.schema.ResultRow;
+import org.testbed.results.ResultRow;
 import org.testbed.runner.counters.CounterRecord;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.StepRecord;

@@ -8,7 +8,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
-import org.testbed.schema.ResultRow;
+import org.testbed.results.ResultRow;
 import org.testbed.runner.counters.CounterReading;
 import org.testbed.runner.counters.CounterRecord;
 import org.testbed.runner.csv.SampleRecord;

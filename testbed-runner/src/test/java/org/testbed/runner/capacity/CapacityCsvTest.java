@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.testbed.schema.Conditions;
+import org.testbed.results.Conditions;
 
 class CapacityCsvTest {
 

@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.testbed.runner.capacity.CapacityRecord;
 import org.testbed.runner.stats.Verdict;
-import org.testbed.schema.Conditions;
+import org.testbed.results.Conditions;
 
 class CapacityComparisonTest {
 

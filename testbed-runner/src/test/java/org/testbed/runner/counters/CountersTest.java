@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.testbed.schema.Conditions;
-import org.testbed.schema.ResultRow;
+import org.testbed.results.Conditions;
+import org.testbed.results.ResultRow;
 
 class CountersTest {
     private static final ResultRow.StepKey STEP = new ResultRow.StepKey("vertx", "mix", 64, 0, Conditions.PLAIN);

@@ -1,9 +1,9 @@
 package org.testbed.runner.csv;
 
-import org.testbed.schema.Conditions;
-import org.testbed.schema.Csv;
-import org.testbed.schema.ResultRow;
-import org.testbed.schema.ResultsCsv;
+import org.testbed.results.Conditions;
+import org.testbed.results.Csv;
+import org.testbed.results.ResultRow;
+import org.testbed.results.ResultsCsv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

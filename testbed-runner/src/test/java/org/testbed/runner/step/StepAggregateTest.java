@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.testbed.schema.ResultRow;
+import org.testbed.results.ResultRow;
 import org.testbed.runner.csv.SampleRecord;
 import org.testbed.runner.csv.StepRecord;
 import org.testbed.runner.stats.Spread;

@@ -1,4 +1,4 @@
-package org.testbed.server.tomcat;
+package org.testbed.containers.tomcat;
 
 import org.apache.catalina.connector.Connector;
 import org.apache.coyote.http11.Http11NioProtocol;

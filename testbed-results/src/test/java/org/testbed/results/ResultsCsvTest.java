@@ -1,4 +1,4 @@
-package org.testbed.schema;
+package org.testbed.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

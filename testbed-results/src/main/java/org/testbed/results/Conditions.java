@@ -1,4 +1,4 @@
-package org.testbed.schema;
+package org.testbed.results;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.testbed.server;
+package org.testbed.containers;
 
 import org.testbed.http.Problem;
 

@@ -1,4 +1,4 @@
-package org.testbed.server;
+package org.testbed.containers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,16 +26,16 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
 import org.testbed.config.TestbedConfig;
-import org.testbed.server.jetty.JettyServers;
-import org.testbed.server.tomcat.ProblemErrorReportValve;
-import org.testbed.server.tomcat.TomcatConnectors;
+import org.testbed.containers.jetty.JettyServers;
+import org.testbed.containers.tomcat.ProblemErrorReportValve;
+import org.testbed.containers.tomcat.TomcatConnectors;
 import org.testbed.store.ItemStore;
 
 /**
  * The errors a container answers by itself are problem JSON with Content-Length, Server and Date,
  * never HTML or a stack trace: an exception escaping the application (500) and a request line the
  * parser rejects (400), on Tomcat with {@link ProblemErrorReportValve} and on Jetty with
- * {@link org.testbed.server.jetty.ProblemErrorHandler}.
+ * {@link org.testbed.containers.jetty.ProblemErrorHandler}.
  */
 class ContainerErrorPagesTest {
     private static final String FAILING = "GET /fail HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";

@@ -1,4 +1,4 @@
-package org.testbed.server.jetty;
+package org.testbed.containers.jetty;
 
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpField;

@@ -1,4 +1,4 @@
-package org.testbed.server.jetty;
+package org.testbed.containers.jetty;
 
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpStatus;
@@ -7,7 +7,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
 import org.testbed.http.Problem;
-import org.testbed.server.ContainerErrors;
+import org.testbed.containers.ContainerErrors;
 
 /**
  * Jetty's error pages as problem JSON: every error Jetty answers by itself (a request it cannot

@@ -1,4 +1,4 @@
-package org.testbed.schema;
+package org.testbed.results;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

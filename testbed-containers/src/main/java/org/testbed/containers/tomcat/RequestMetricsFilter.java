@@ -1,4 +1,4 @@
-package org.testbed.server.tomcat;
+package org.testbed.containers.tomcat;
 
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -17,7 +17,7 @@ import org.testbed.service.Metrics;
  * {@code TESTBED_METRICS} on a servlet container: times each request from its arrival at the
  * application to its completion, the end of the async context for a request that went async, and
  * records it with {@link Metrics#record}. Used by the Tomcat variants, Spring's included (Jetty's
- * record through {@code org.testbed.server.jetty.MetricsHandler}, which also covers jetty-handler).
+ * record through {@code org.testbed.containers.jetty.MetricsHandler}, which also covers jetty-handler).
  * Installed only when metrics are on.
  */
 public final class RequestMetricsFilter extends HttpFilter {

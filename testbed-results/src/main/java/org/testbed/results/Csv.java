@@ -1,4 +1,4 @@
-package org.testbed.schema;
+package org.testbed.results;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.MappingIterator;

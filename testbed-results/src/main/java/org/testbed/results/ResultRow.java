@@ -1,4 +1,4 @@
-package org.testbed.schema;
+package org.testbed.results;
 
 import java.util.List;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package org.testbed.server.jetty;
+package org.testbed.containers.jetty;
 
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;

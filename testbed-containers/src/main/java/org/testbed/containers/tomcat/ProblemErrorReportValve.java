@@ -1,4 +1,4 @@
-package org.testbed.server.tomcat;
+package org.testbed.containers.tomcat;
 
 import jakarta.servlet.ServletException;
 import java.io.IOException;
@@ -14,7 +14,7 @@ import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
 import org.testbed.http.MediaTypes;
 import org.testbed.http.Problem;
-import org.testbed.server.ContainerErrors;
+import org.testbed.containers.ContainerErrors;
 
 /**
  * Tomcat's error pages as problem JSON: every error Tomcat answers by itself (a request line or
