@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.testbed.deploy.DeployException;
@@ -287,33 +288,38 @@ final class RunCommand implements Callable<Integer> {
                 ? Pinning.decide("", loadCpus == null ? "" : loadCpus, "", Pinning.allowedCpus(), Pinning.tasksetAvailable())
                 : Pinning.decide(serverCpus, loadCpus, memcachedCpus, Pinning.allowedCpus(), Pinning.tasksetAvailable());
         String servers = System.getenv("MEMCACHED_SERVERS");
-        RunSettings settings = new RunSettings(repo, folder.toAbsolutePath(), id, selected,
-                java == null ? null : java.toAbsolutePath(), plan,
-                duration != null ? Levels.duration(duration) : p.duration(),
-                warmup != null ? Levels.duration(warmup) : p.warmup(),
-                warmupAtLeast != null ? Levels.duration(warmupAtLeast) : Duration.ZERO, p.label(),
-                pinning, flamegraph, d, threads, delayMs,
-                payloadSize != null ? payloadSize : p.payloadSize() > 0 ? p.payloadSize() : DEFAULT_PAYLOAD, maxConnections, Levels.duration(timeout),
-                saturation, jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")),
-                servers == null || servers.isBlank() ? null : servers.strip(), spec.commandLine().getParseResult().originalArgs(),
-                repeat != null ? repeat : p.repeat(), iterations != null ? iterations : p.iterations(), mixedJdks, counters, conditionSets, capacity, remote);
-        if (settings.warmupAtLeast().compareTo(settings.warmup()) > 0) {
+        RunSettings settings = new RunSettings(
+                new RunSettings.Output(repo, folder.toAbsolutePath(), id, p.label(),
+                        spec.commandLine().getParseResult().originalArgs()),
+                new RunSettings.Load(plan,
+                        duration != null ? Levels.duration(duration) : p.duration(),
+                        warmup != null ? Levels.duration(warmup) : p.warmup(),
+                        warmupAtLeast != null ? Levels.duration(warmupAtLeast) : Duration.ZERO,
+                        repeat != null ? repeat : p.repeat(), iterations != null ? iterations : p.iterations(), d, delayMs,
+                        payloadSize != null ? payloadSize : p.payloadSize() > 0 ? p.payloadSize() : DEFAULT_PAYLOAD,
+                        maxConnections, Levels.duration(timeout), saturation),
+                new RunSettings.Servers(selected, Optional.ofNullable(java).map(Path::toAbsolutePath), mixedJdks,
+                        jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")), threads,
+                        Optional.ofNullable(servers).map(String::strip).filter(s -> !s.isEmpty()), pinning),
+                new RunSettings.Observation(Optional.ofNullable(flamegraph), counters),
+                conditionSets, Optional.ofNullable(capacity), Optional.ofNullable(remote));
+        if (settings.load().warmupAtLeast().compareTo(settings.load().warmup()) > 0) {
             throw new IllegalArgumentException("--warmup-at-least " + warmupAtLeast + " is longer than the warm-up's limit"
-                    + " (--warmup " + settings.warmup().toSeconds() + "s)");
+                    + " (--warmup " + settings.load().warmup().toSeconds() + "s)");
         }
-        if (settings.duration().compareTo(Duration.ofSeconds(1)) < 0) {
+        if (settings.load().duration().compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("--duration must be at least 1s");
         }
-        if (settings.repeat() < 1 || settings.repeat() > 100) {
-            throw new IllegalArgumentException("--forks must be between 1 and 100, not " + settings.repeat());
+        if (settings.load().repeat() < 1 || settings.load().repeat() > 100) {
+            throw new IllegalArgumentException("--forks must be between 1 and 100, not " + settings.load().repeat());
         }
-        if (settings.iterations() < 1 || settings.iterations() > 100) {
-            throw new IllegalArgumentException("--iterations must be between 1 and 100, not " + settings.iterations());
+        if (settings.load().iterations() < 1 || settings.load().iterations() > 100) {
+            throw new IllegalArgumentException("--iterations must be between 1 and 100, not " + settings.load().iterations());
         }
         if (java != null && mixedJdks) {
             throw new IllegalArgumentException("--java and --mixed-jdks exclude each other: --java runs every variant on one JDK");
         }
-        if (settings.memcachedServers() == null && remote == null) {
+        if (settings.servers().memcachedServers().isEmpty() && remote == null) {
             new ToolInstaller(System.err).ensureMemcached();
         }
         // The run measures the jars as they are on disk: build the missing or stale ones, in one Maven call.
@@ -324,7 +330,7 @@ final class RunCommand implements Callable<Integer> {
             rows = runner.run();
         } catch (DeployException e) {
             System.err.println("testbed: run: " + e.getMessage());
-            return 2;
+            return Main.EXIT_FAILED;
         }
         return rows > 0 ? (runner.problems().isEmpty() ? 0 : 3) : 1;
     }

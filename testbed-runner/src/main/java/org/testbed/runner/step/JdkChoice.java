@@ -39,9 +39,9 @@ final class JdkChoice {
     /** The JDK launcher of each variant that can run, in the settings' order. */
     Map<Variant, Path> choose() throws IOException {
         Map<Variant, Path> chosen = new LinkedHashMap<>();
-        Optional<Path> shared = settings.java() != null ? Optional.of(settings.java())
-                : settings.mixedJdks() ? Optional.empty() : Jdks.javaFor(SHARED_RELEASE);
-        for (Variant variant : settings.variants()) {
+        Optional<Path> shared = settings.servers().java()
+                .or(() -> settings.servers().mixedJdks() ? Optional.empty() : Jdks.javaFor(SHARED_RELEASE));
+        for (Variant variant : settings.servers().variants()) {
             Path java = shared.orElseGet(() -> Jdks.javaFor(variant.minJdk()).orElse(null));
             if (java == null) {
                 skip(variant.name() + ": " + Jdks.missing(variant.minJdk()));
@@ -57,8 +57,8 @@ final class JdkChoice {
         List<String> labels = chosen.values().stream().distinct().map(this::label).toList();
         if (labels.size() > 1) {
             console.println("-- note: variants run on different JDKs " + labels
-                    + (settings.mixedJdks() ? " (--mixed-jdks); the report flags it" : ""));
-        } else if (shared.isEmpty() && !settings.mixedJdks()) {
+                    + (settings.servers().mixedJdks() ? " (--mixed-jdks); the report flags it" : ""));
+        } else if (shared.isEmpty() && !settings.servers().mixedJdks()) {
             console.println("-- note: no JDK " + SHARED_RELEASE + "+ found, so the virtual-thread variants cannot run;"
                     + " set JAVA21_HOME or install one to compare every variant on one JDK");
         }
@@ -86,7 +86,7 @@ final class JdkChoice {
     JdkInfo info(Path java) throws IOException {
         JdkInfo info = probed.get(java);
         if (info == null) {
-            info = probeUnder(Pinning.prefix(settings.pinning().serverCpus()), java);
+            info = probeUnder(Pinning.prefix(settings.servers().pinning().serverCpus()), java);
             probed.put(java, info);
         }
         return info;
@@ -94,13 +94,13 @@ final class JdkChoice {
 
     private JdkInfo probeUnder(List<String> prefix, Path java) throws IOException {
         if (prefix.isEmpty()) {
-            return JdkInfo.probe(java, settings.jvmArgs());
+            return JdkInfo.probe(java, settings.servers().jvmArgs());
         }
         Path wrapper = Files.createTempFile("testbed-java-", ".sh");
         try {
             Files.writeString(wrapper, "#!/bin/sh\nexec " + String.join(" ", prefix) + " '" + java + "' \"$@\"\n");
             wrapper.toFile().setExecutable(true);
-            JdkInfo info = JdkInfo.probe(wrapper, settings.jvmArgs());
+            JdkInfo info = JdkInfo.probe(wrapper, settings.servers().jvmArgs());
             return new JdkInfo(java.toString(), info.home(), info.feature(), info.vendor(), info.version(),
                     info.vmName(), info.flags());
         } finally {

@@ -32,14 +32,14 @@ final class RemoteRun {
     }
 
     static RemoteHost connect(RunSettings settings, String memcachedServers) {
-        return RemoteHost.connect(settings.serverHost(), settings.variants(), memcachedServers,
-                settings.root().resolve("docker").resolve("testbed-launch"));
+        return RemoteHost.connect(settings.serverHost().orElseThrow(), settings.servers().variants(), memcachedServers,
+                settings.output().root().resolve("docker").resolve("testbed-launch"));
     }
 
     /** For the console: the server's machine and where the load goes. */
     static String describe(RemoteHost host, RunSettings settings) {
         ObjectNode m = host.machine();
-        RemoteHostSettings s = settings.serverHost();
+        RemoteHostSettings s = settings.serverHost().orElseThrow();
         return "server machine " + host.destination() + ": " + m.path("host").asText() + ", " + m.path("arch").asText() + ", "
                 + m.path("cpus").asInt() + " CPUs, " + m.path("cpu_model").asText() + "; variants in " + s.directory()
                 + "/<variant>, load to " + s.address() + ":" + s.appPort() + ", memcached " + host.memcachedServers()
@@ -59,8 +59,9 @@ final class RemoteRun {
         ObjectNode server = host.machine().deepCopy();
         server.put("role", "server");
         server.put("pinning", "not pinned by the runner: the server's machine is its own (its allowed CPUs are above)");
-        server.put("directory", settings.serverHost().directory());
-        server.put("address", settings.serverHost().address() + ":" + settings.serverHost().appPort());
+        RemoteHostSettings there = settings.serverHost().orElseThrow();
+        server.put("directory", there.directory());
+        server.put("address", there.address() + ":" + there.appPort());
         server.set("jdks", host.jdks());
         env.set("server_machine", server);
         env.set("network_path", host.network());

@@ -18,36 +18,36 @@ final class RunEnvironment {
     static ObjectNode of(RunSettings settings, Instant started, Map<Variant, Path> javas, JdkChoice jdks) throws IOException {
         ObjectNode env = Environment.JSON.createObjectNode();
         ObjectNode run = env.putObject("run");
-        run.put("run_id", settings.runId());
+        run.put("run_id", settings.output().runId());
         run.put("started_at", started.toString());
-        run.put("profile", settings.profile());
+        run.put("profile", settings.output().profile());
         ArrayNode args = run.putArray("command_line");
-        settings.commandLine().forEach(args::add);
+        settings.output().commandLine().forEach(args::add);
         ObjectNode scenarios = run.putObject("scenarios");
-        settings.scenarios().forEach((name, levels) -> {
+        settings.load().scenarios().forEach((name, levels) -> {
             ArrayNode a = scenarios.putArray(name);
             levels.forEach(l -> a.add(l.label()));
         });
-        run.put("duration_s", settings.duration().toMillis() / 1000.0);
-        run.put("warmup_s", settings.warmup().toMillis() / 1000.0);
-        run.put("warmup_at_least_s", settings.warmupAtLeast().toMillis() / 1000.0);
-        run.put("repeat", settings.repeat());
-        run.put("iterations", settings.iterations());
-        run.put("driver", settings.driver());
+        run.put("duration_s", settings.load().duration().toMillis() / 1000.0);
+        run.put("warmup_s", settings.load().warmup().toMillis() / 1000.0);
+        run.put("warmup_at_least_s", settings.load().warmupAtLeast().toMillis() / 1000.0);
+        run.put("repeat", settings.load().repeat());
+        run.put("iterations", settings.load().iterations());
+        run.put("driver", settings.load().driver());
         run.put("conditions", settings.conditionsLabel());
-        run.put("threads", settings.threads());
-        run.put("delay_ms", settings.delayMs());
-        run.put("payload_bytes", settings.payloadSize());
-        run.put("max_connections", settings.maxConnections());
-        run.put("request_timeout_s", settings.timeout().toSeconds());
-        run.put("saturation_pct", settings.saturationPct());
+        run.put("threads", settings.servers().threads());
+        run.put("delay_ms", settings.load().delayMs());
+        run.put("payload_bytes", settings.load().payloadSize());
+        run.put("max_connections", settings.load().maxConnections());
+        run.put("request_timeout_s", settings.load().timeout().toSeconds());
+        run.put("saturation_pct", settings.load().saturationPct());
         ArrayNode jvmArgs = run.putArray("jvm_args");
-        settings.jvmArgs().forEach(jvmArgs::add);
+        settings.servers().jvmArgs().forEach(jvmArgs::add);
         ObjectNode pin = env.putObject("pinning");
-        pin.put("server_cpus", settings.pinning().serverCpus());
-        pin.put("memcached_cpus", settings.pinning().memcachedCpus());
-        pin.put("load_cpus", settings.pinning().loadCpus());
-        pin.put("description", settings.pinning().describe());
+        pin.put("server_cpus", settings.servers().pinning().serverCpus());
+        pin.put("memcached_cpus", settings.servers().pinning().memcachedCpus());
+        pin.put("load_cpus", settings.servers().pinning().loadCpus());
+        pin.put("description", settings.servers().pinning().describe());
         pin.put("allowed_cpus", Pinning.allowedCpus().toString());
         env.set("machine", Environment.machine());
         ArrayNode jdkArray = env.putArray("jdks");
@@ -65,7 +65,7 @@ final class RunEnvironment {
         tools.put("wrk", wrk == null ? "not installed" : Environment.command(wrk.toString(), "-v").lines().findFirst().orElse(""));
         tools.put("memcached", Environment.command("memcached", "-V").strip());
         tools.put("taskset", Pinning.tasksetAvailable());
-        env.set("manifest", Environment.manifest(settings.variants()));
+        env.set("manifest", Environment.manifest(settings.servers().variants()));
         return env;
     }
 }

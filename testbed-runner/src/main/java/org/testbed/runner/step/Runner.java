@@ -12,6 +12,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Map;
 import org.testbed.memcached.MemcachedProcess;
 import org.testbed.runner.capacity.CapacityCsv;
@@ -43,52 +44,52 @@ public final class Runner {
     /** Runs everything; returns the number of steps that produced a row. */
     public int run() throws IOException, InterruptedException {
         LeftBehind.stopOnExit();
-        Path out = settings.out();
+        Path out = settings.output().out();
         Files.createDirectories(out.resolve("raw"));
         Files.createDirectories(out.resolve("logs"));
-        RunRecorder recorder = RunRecorder.create(out, settings.counters(), settings.capacity() != null);
+        RunRecorder recorder = RunRecorder.create(out, settings.observation().counters(), settings.capacity().isPresent());
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        Pinning pinning = settings.pinning();
+        Pinning pinning = settings.servers().pinning();
         Environment.cpus(); // counted before this process is pinned
         Pinning.allowedCpusAtStart();
         Pinning.pin(ProcessHandle.current().pid(), pinning.loadCpus());
 
         JdkChoice jdks = new JdkChoice(settings, console);
-        boolean remote = settings.serverHost() != null;
+        boolean remote = settings.serverHost().isPresent();
         // With --server-host the server's machine chooses each variant's JDK (testbed-launch), and reports it.
-        Map<Variant, Path> javas = remote ? RemoteRun.javas(settings.variants()) : jdks.choose();
+        Map<Variant, Path> javas = remote ? RemoteRun.javas(settings.servers().variants()) : jdks.choose();
         ObjectNode env = RunEnvironment.of(settings, started, remote ? Map.of() : javas, jdks);
         Environment.write(out.resolve(Environment.FILE), env);
 
-        Flamegraphs flamegraphs = settings.flamegraph() != null
-                ? Flamegraphs.prepare(out.resolve("flame"), settings.flamegraph()) : null;
-        int starts = javas.size() * settings.conditionSets().size() * settings.repeat();
-        Progress progress = new Progress(console, recorder, settings.samplesPerPass() * settings.repeat(),
-                settings.measuredMillisPerPass() * settings.repeat(), settings.warmUpsPerPass() * settings.repeat(),
-                settings.warmup(), starts);
+        Optional<String> flameMode = settings.observation().flamegraph();
+        Flamegraphs flamegraphs = flameMode.isPresent() ? Flamegraphs.prepare(out.resolve("flame"), flameMode.get()) : null;
+        int starts = javas.size() * settings.conditionSets().size() * settings.load().repeat();
+        Progress progress = new Progress(console, recorder, settings.samplesPerPass() * settings.load().repeat(),
+                settings.measuredMillisPerPass() * settings.load().repeat(), settings.warmUpsPerPass() * settings.load().repeat(),
+                settings.load().warmup(), starts);
         progress.info(String.format(Locale.ROOT, "testbed run %s: %d variant(s), scenarios %s, %s per sample after up to %s"
-                        + " of warm-up%s%s%s; %s; results in %s", settings.runId(), javas.size(), settings.scenarios().keySet(),
-                human(settings.duration()), human(settings.warmup()),
-                settings.capacity() == null ? "" : String.format(Locale.ROOT, ", capacity under %s searched from %s to %s"
-                        + " req/s to within %s%%", settings.capacity().sla().label(), ResultRow.num(settings.capacity().low(), 0),
-                        ResultRow.num(settings.capacity().high(), 0), ResultRow.num(100 * settings.capacity().precision(), 1)),
+                        + " of warm-up%s%s%s; %s; results in %s", settings.output().runId(), javas.size(), settings.load().scenarios().keySet(),
+                human(settings.load().duration()), human(settings.load().warmup()),
+                settings.capacity().map(plan -> String.format(Locale.ROOT, ", capacity under %s searched from %s to %s"
+                        + " req/s to within %s%%", plan.sla().label(), ResultRow.num(plan.low(), 0),
+                        ResultRow.num(plan.high(), 0), ResultRow.num(100 * plan.precision(), 1))).orElse(""),
                 forksAndIterations(settings),
                 settings.conditionSets().equals(List.of(Conditions.PLAIN)) ? ""
                         : ", conditions " + settings.conditionsLabel() + (settings.conditionSets().size() > 1
                         ? " (every variant under each, started afresh for each)" : ""),
                 pinning.describe(), out));
         progress.info(String.format(Locale.ROOT, "planned: %d server start(s), %d warm-up(s) ending once steady, %d sample(s)"
-                        + " of %s; at most %s", starts, settings.warmUpsPerPass() * settings.repeat(),
-                settings.samplesPerPass() * settings.repeat(), human(settings.duration()), progress.atMost()));
+                        + " of %s; at most %s", starts, settings.warmUpsPerPass() * settings.load().repeat(),
+                settings.samplesPerPass() * settings.load().repeat(), human(settings.load().duration()), progress.atMost()));
 
         MemcachedProcess memcached = null;
         RemoteHost serverHost = null;
-        String memcachedServers = settings.memcachedServers();
+        String memcachedServers = settings.servers().memcachedServers().orElse(null); // null: a private one
         ObjectNode run = (ObjectNode) env.get("run");
         try {
             if (remote) {
-                progress.info("connecting to " + settings.serverHost().destination() + " (ssh port "
-                        + settings.serverHost().sshPort() + ")...");
+                progress.info("connecting to " + settings.serverHost().orElseThrow().destination() + " (ssh port "
+                        + settings.serverHost().orElseThrow().sshPort() + ")...");
                 serverHost = RemoteRun.connect(settings, memcachedServers);
                 memcachedServers = serverHost.memcachedServers();
                 progress.info(RemoteRun.describe(serverHost, settings));
@@ -114,7 +115,7 @@ public final class Runner {
             }
             List<Map.Entry<Variant, Path>> variants = new ArrayList<>(javas.entrySet());
             passes:
-            for (int repeat = 1; repeat <= settings.repeat(); repeat++) {
+            for (int repeat = 1; repeat <= settings.load().repeat(); repeat++) {
                 for (Map.Entry<Variant, Path> entry : rotated(variants, repeat - 1)) {
                     Variant variant = entry.getKey();
                     for (int c = 0; c < conditionSets.size(); c++) {
@@ -136,7 +137,7 @@ public final class Runner {
                             break passes;
                         } catch (IOException | RuntimeException e) {
                             String problem = variant.name() + (conditionSets.size() > 1 ? " " + conditionSets.get(c).label() : "")
-                                    + (settings.repeat() > 1 ? " (fork " + repeat + ")" : "") + ": " + e.getMessage();
+                                    + (settings.load().repeat() > 1 ? " (fork " + repeat + ")" : "") + ": " + e.getMessage();
                             problems.add(problem);
                             progress.info("!! " + problem.lines().findFirst().orElse(problem) + " (skipped; see "
                                     + out.relativize(out.resolve("logs")) + ")");
@@ -161,7 +162,7 @@ public final class Runner {
         if (flamegraphs != null) {
             run.put("flamegraph", flamegraphs.describe());
         }
-        if (settings.counters()) {
+        if (settings.observation().counters()) {
             ObjectNode perf = Environment.JSON.valueToTree(PerfStat.describe());
             if (remote) {
                 perf.put("where", "perf stat ran on the server's machine; perf and perf_event_paranoid above are this"
@@ -174,10 +175,10 @@ public final class Runner {
         ArrayNode s = run.putArray("skipped");
         jdks.skipped().forEach(s::add);
         Environment.write(out.resolve(Environment.FILE), env);
-        if (settings.repeat() * settings.iterations() > 1) {
+        if (settings.load().repeat() * settings.load().iterations() > 1) {
             progress.summary(recorder.aggregates());
         }
-        if (settings.capacity() != null) {
+        if (settings.capacity().isPresent()) {
             progress.capacities(CapacityCsv.summaries(CapacityCsv.TABLE.read(out.resolve(CapacityCsv.FILE))));
         }
         Path report = ReportWriter.write(out);
@@ -207,11 +208,11 @@ public final class Runner {
 
     /** {@code , 2 forks (fresh servers, variant order rotated) x 3 iterations of every step}, or nothing for one sample. */
     private static String forksAndIterations(RunSettings settings) {
-        if (settings.repeat() == 1 && settings.iterations() == 1) {
+        if (settings.load().repeat() == 1 && settings.load().iterations() == 1) {
             return "";
         }
-        return ", " + settings.repeat() + " fork(s) (fresh servers" + (settings.repeat() > 1 ? ", variant order rotated" : "")
-                + ") x " + settings.iterations() + " iteration(s) of every step";
+        return ", " + settings.load().repeat() + " fork(s) (fresh servers" + (settings.load().repeat() > 1 ? ", variant order rotated" : "")
+                + ") x " + settings.load().iterations() + " iteration(s) of every step";
     }
 
     static String human(Duration d) {

@@ -59,10 +59,10 @@ final class StepMeasurement {
         LoadDriver driver = driverFor(workload, level);
         long pid = server.pid();
         String slug = workload.name() + "-" + level.slug() + settings.conditionsSuffix()
-                + (settings.repeat() > 1 ? "-r" + repeat : "") + (settings.iterations() > 1 ? "-i" + iteration : "");
-        Path rawFile = settings.out().resolve("raw").resolve(variant.name()).resolve(slug + ".txt");
+                + (settings.load().repeat() > 1 ? "-r" + repeat : "") + (settings.load().iterations() > 1 ? "-i" + iteration : "");
+        Path rawFile = settings.output().out().resolve("raw").resolve(variant.name()).resolve(slug + ".txt");
         Files.createDirectories(rawFile.getParent());
-        int loadCpus = settings.pinning().loadCpuCount();
+        int loadCpus = settings.servers().pinning().loadCpuCount();
 
         ServerSnapshot before = ServerSnapshot.before(server, memcachedPid);
         String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
@@ -70,15 +70,15 @@ final class StepMeasurement {
         if (flamegraphs != null) {
             flamegraphs.start(profiled);
         }
-        EventCounting perf = settings.counters()
-                ? server.countEvents(settings.out().resolve("counters").resolve(variant.name()).resolve(slug + ".txt"))
+        EventCounting perf = settings.observation().counters()
+                ? server.countEvents(settings.output().out().resolve("counters").resolve(variant.name()).resolve(slug + ".txt"))
                 : null;
         MetricsScraper scraper = settings.conditions().metrics() ? MetricsScraper.start(server.baseUri()) : null;
         LoadResult result;
         Path flameFile = null;
         CounterReading counted = null;
         try {
-            result = driver.run(target, workload, level, settings.duration(), loadCpus);
+            result = driver.run(target, workload, level, settings.load().duration(), loadCpus);
         } finally {
             if (scraper != null) {
                 scraper.close();
@@ -93,19 +93,19 @@ final class StepMeasurement {
         ServerSnapshot after = ServerSnapshot.after(server, memcachedPid);
         ProcStatus memory = after.memory();
         MachineLabel machine = server.machine();
-        LoadAccounting load = LoadAccounting.of(before, after, result, settings.pinning(), settings.saturationPct());
+        LoadAccounting load = LoadAccounting.of(before, after, result, settings.servers().pinning(), settings.load().saturationPct());
         GcCounters gc = after.gc().minus(before.gc());
 
-        ResultRow row = new ResultRow(settings.runId(), startedAt, machine.host(), machine.arch(),
+        ResultRow row = new ResultRow(settings.output().runId(), startedAt, machine.host(), machine.arch(),
                 machine.cpuModel(), machine.cpus(), jdk.label(), variant.name(),
                 variant.mode(), workload.name(), result.driver(), level.isOpen() ? 0 : level.concurrency(),
                 level.isOpen() ? level.rate() : 0, result.seconds(), result.requests(), result.errors(), result.rps(),
                 result.latency().p50(), result.latency().p90(), result.latency().p99(), result.latency().p999(),
                 result.latency().max(), load.userMsPerReq(), load.sysMsPerReq(), memory.rssMb(), gc.count(), gc.millis(),
                 settings.conditions());
-        String raw = settings.out().relativize(rawFile).toString();
-        String flame = flameFile == null ? "" : settings.out().relativize(flameFile).toString();
-        int delayMs = workload.name().equals("delay") ? settings.delayMs() : 0;
+        String raw = settings.output().out().relativize(rawFile).toString();
+        String flame = flameFile == null ? "" : settings.output().out().relativize(flameFile).toString();
+        int delayMs = workload.name().equals("delay") ? settings.load().delayMs() : 0;
         SteadyState.Trend trend = SteadyState.trend(result.windowRps());
         boolean steady = trend.steady();
         double uncorrectedP99 = level.isOpen() ? result.uncorrected().p99() : Double.NaN;
@@ -113,11 +113,11 @@ final class StepMeasurement {
         StepRecord step = new StepRecord(variant.name(), workload.name(), row.concurrency(), row.targetRps(),
                 result.driver(), result.driverCpuMs(), load.driverPct(), load.memcachedPct(), load.loadBusyPct(),
                 load.serverBusyPct(), load.stealPct(), load.otherLoadPct(), load.loadSidePct(), load.saturated(),
-                result.peakConnections(), settings.pinning().serverCpus(), settings.pinning().loadCpus(), delayMs,
-                settings.threads(), raw, flame, 1, Spread.single(row.rps()), Spread.single(row.latP99Ms()),
+                result.peakConnections(), settings.servers().pinning().serverCpus(), settings.servers().pinning().loadCpus(), delayMs,
+                settings.servers().threads(), raw, flame, 1, Spread.single(row.rps()), Spread.single(row.latP99Ms()),
                 Spread.single(row.cpuMsPerReq()), warmUp.seconds(), steady ? 0 : 1, uncorrectedP99, lagP99,
                 warmUp.settled() ? 0 : 1, settings.conditions(), result.tlsHandshakes(), result.gzipResponses(),
-                settings.capacity() == null ? "" : settings.capacity().sla().label());
+                settings.capacity().map(plan -> plan.sla().label()).orElse(""));
         SampleRecord sample = new SampleRecord(variant.name(), workload.name(), row.concurrency(), row.targetRps(), repeat,
                 row.rps(), row.latP99Ms(), row.cpuMsPerReq(), row.errors(), uncorrectedP99, lagP99, warmUp.seconds(), steady, raw,
                 warmUp.settled(), settings.conditions(), result.tlsHandshakes(), result.gzipResponses(), iteration,
@@ -146,7 +146,7 @@ final class StepMeasurement {
     }
 
     private Path stopFlamegraph(Variant variant, Flamegraphs.Profiled profiled, String slug) throws IOException {
-        Path file = settings.out().resolve("flame").resolve(variant.name()).resolve(slug + ".html");
+        Path file = settings.output().out().resolve("flame").resolve(variant.name()).resolve(slug + ".html");
         Files.createDirectories(file.getParent());
         try {
             flamegraphs.stop(profiled, file);
@@ -158,14 +158,14 @@ final class StepMeasurement {
     }
 
     private LoadDriver driverFor(Workload workload, Level level) {
-        NioHttpDriver nio = new NioHttpDriver(settings.timeout(), settings.maxConnections(), settings.conditions().gzip());
+        NioHttpDriver nio = new NioHttpDriver(settings.load().timeout(), settings.load().maxConnections(), settings.conditions().gzip());
         // wrk's script cannot inflate gzip bodies (it checks none anyway): with --gzip every step is testbed-nio's.
-        if (settings.driver().equals(WrkDriver.NAME) && !settings.conditions().gzip()) {
+        if (settings.load().driver().equals(WrkDriver.NAME) && !settings.conditions().gzip()) {
             Path wrk = WrkDriver.find();
             if (wrk == null) {
                 throw new IllegalStateException("--driver wrk: wrk is not installed (apt-get install wrk)");
             }
-            WrkDriver driver = new WrkDriver(wrk, settings.out().resolve("wrk"), settings.timeout());
+            WrkDriver driver = new WrkDriver(wrk, settings.output().out().resolve("wrk"), settings.load().timeout());
             if (driver.supports(workload, level)) {
                 return driver;
             }

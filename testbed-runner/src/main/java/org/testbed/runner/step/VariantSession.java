@@ -74,16 +74,16 @@ final class VariantSession {
      */
     VariantOutcome run(int index, int repeat, Variant variant, Path java, JdkInfo jdk, String memcachedServers)
             throws IOException, InterruptedException {
-        Path jar = variant.jarIn(settings.root());
+        Path jar = variant.jarIn(settings.output().root());
         if (!Files.isRegularFile(jar)) {
             throw new IOException("the jar " + variant.jar() + " is missing (./testbed run builds it; or ./mvnw -pl "
                     + variant.module() + " -am package -DskipTests)");
         }
-        Path log = settings.out().resolve("logs").resolve(variant.name() + settings.conditionsSuffix()
-                + (settings.repeat() > 1 ? "-r" + repeat : "") + ".log");
+        Path log = settings.output().out().resolve("logs").resolve(variant.name() + settings.conditionsSuffix()
+                + (settings.load().repeat() > 1 ? "-r" + repeat : "") + ".log");
         progress.info(String.format(Locale.ROOT, "== %s (%s, JDK %s)%s%s: starting", variant.name(), variant.mode(),
                 jdk.label(), settings.conditions().equals(Conditions.PLAIN) ? "" : ", " + settings.conditions().label(),
-                settings.repeat() > 1 ? ", fork " + repeat + "/" + settings.repeat() : ""));
+                settings.load().repeat() > 1 ? ", fork " + repeat + "/" + settings.load().repeat() : ""));
         long planned = 0;
         try (RunningServer server = remote != null
                 ? remote.start(variant, jar, remoteJvmArgs(), serverFlags(), settings.conditions().tls(), log, problems)
@@ -97,13 +97,13 @@ final class VariantSession {
             }
             Target target = Target.of(server.baseUri());
             ServerReadiness.awaitHealthy(server.baseUri());
-            Scenarios scenarios = new Scenarios(settings.runId(), settings.payloadSize(), settings.delayMs(), 42L);
+            Scenarios scenarios = new Scenarios(settings.output().runId(), settings.load().payloadSize(), settings.load().delayMs(), 42L);
             String keys = "v" + index + (repeat > 1 ? "r" + repeat : "");
-            for (Map.Entry<String, List<Level>> scenario : settings.scenarios().entrySet()) {
+            for (Map.Entry<String, List<Level>> scenario : settings.load().scenarios().entrySet()) {
                 String name = scenario.getKey();
                 ServerReadiness.preload(server.baseUri(), scenarios.preload(scenarios.workload(name, keys + "-pre")));
                 WarmUp warmUp = warmUp(server, target, round -> scenarios.workload(name, keys + "-warm-" + name + "-" + round),
-                        scenario.getValue(), remote == null ? CompilerPlacement.local(server.pid(), settings.pinning())
+                        scenario.getValue(), remote == null ? CompilerPlacement.local(server.pid(), settings.servers().pinning())
                                 : CompilerPlacement.NONE);
                 planned += Math.round(warmUp.seconds() * 1000);
                 // A warm-up of more users than the server has threads leaves requests queued in it when the
@@ -137,17 +137,17 @@ final class VariantSession {
                         progress.info("!! " + problem);
                         return null;
                     } finally {
-                        progress.planned(settings.duration());
+                        progress.planned(settings.load().duration());
                     }
                 };
-                if (settings.capacity() != null) {
+                if (settings.capacity().isPresent()) {
                     planned += searchCapacity(variant, name, repeat, steps, server);
                 } else {
                     for (Level level : scenario.getValue()) {
                         // Iterations follow each other in the same server, as JMH's do: its warm-up holds for all.
-                        for (int iteration = 1; iteration <= settings.iterations(); iteration++) {
+                        for (int iteration = 1; iteration <= settings.load().iterations(); iteration++) {
                             steps.measure(level, level.slug(), iteration);
-                            planned += settings.duration().toMillis();
+                            planned += settings.load().duration().toMillis();
                         }
                     }
                 }
@@ -181,13 +181,13 @@ final class VariantSession {
      */
     private long searchCapacity(Variant variant, String scenario, int repeat, StepRunner steps, RunningServer server)
             throws IOException, InterruptedException {
-        CapacityPlan plan = settings.capacity();
+        CapacityPlan plan = settings.capacity().orElseThrow();
         CapacitySearch search = plan.newSearch();
         long planned = 0;
         for (OptionalDouble next = search.next(); next.isPresent(); next = search.next()) {
             Level level = Level.open(next.getAsDouble());
             Sample sample = steps.measure(level, level.slug(), 1);
-            planned += settings.duration().toMillis();
+            planned += settings.load().duration().toMillis();
             CapacitySearch.Probe probe = sample == null
                     ? new CapacitySearch.Probe(level.rate(), Double.NaN, 1, false, false)
                     : new CapacitySearch.Probe(level.rate(), plan.sla().latencyOf(sample.row()), sample.row().errors(),
@@ -234,10 +234,10 @@ final class VariantSession {
     }
 
     private List<String> command(Variant variant, Path java, JdkInfo jdk, Path jar, String memcachedServers) {
-        List<String> command = new ArrayList<>(Pinning.prefix(settings.pinning().serverCpus()));
+        List<String> command = new ArrayList<>(Pinning.prefix(settings.servers().pinning().serverCpus()));
         command.add(java.toString());
-        command.addAll(settings.jvmArgs());
-        if (settings.flamegraph() != null) {
+        command.addAll(settings.servers().jvmArgs());
+        if (settings.observation().flamegraph().isPresent()) {
             command.addAll(Flamegraphs.jvmArgs(jdk.feature()));
         }
         command.addAll(List.of("-jar", jar.toString(), "--mode", variant.mode(),
@@ -251,8 +251,8 @@ final class VariantSession {
      * of the newest JDKs, which a JDK 17 there ignores: its release is known only once it is deployed.
      */
     private List<String> remoteJvmArgs() {
-        List<String> args = new ArrayList<>(settings.jvmArgs());
-        if (settings.flamegraph() != null) {
+        List<String> args = new ArrayList<>(settings.servers().jvmArgs());
+        if (settings.observation().flamegraph().isPresent()) {
             args.add("-XX:+IgnoreUnrecognizedVMOptions");
             args.addAll(Flamegraphs.jvmArgs(JdkChoice.SHARED_RELEASE));
         }
@@ -261,7 +261,7 @@ final class VariantSession {
 
     /** The server's flags besides where it listens and its memcached: the threads and the run's conditions. */
     private List<String> serverFlags() {
-        List<String> flags = new ArrayList<>(List.of("--threads", Integer.toString(settings.threads())));
+        List<String> flags = new ArrayList<>(List.of("--threads", Integer.toString(settings.servers().threads())));
         flags.addAll(conditionFlags());
         return flags;
     }
@@ -299,16 +299,16 @@ final class VariantSession {
      */
     private WarmUp warmUp(RunningServer server, Target target, IntFunction<Workload> rounds, List<Level> levels,
                           CompilerPlacement compilers) throws IOException, InterruptedException {
-        if (settings.warmup().isZero()) {
+        if (settings.load().warmup().isZero()) {
             return new WarmUp(0, false);
         }
         int users = Math.min(WARMUP_MAX_USERS, levels.stream()
                 .mapToInt(l -> l.isOpen() ? WARMUP_MAX_USERS : l.concurrency()).max().orElse(WARMUP_MAX_USERS));
-        NioHttpDriver driver = new NioHttpDriver(settings.timeout(), settings.maxConnections(), settings.conditions().gzip());
+        NioHttpDriver driver = new NioHttpDriver(settings.load().timeout(), settings.load().maxConnections(), settings.conditions().gzip());
         double seconds = 0;
         WarmUpWatcher watcher;
         int round = 0;
-        long left = settings.warmup().toMillis();
+        long left = settings.load().warmup().toMillis();
         try (compilers) {
             compilers.spread();
             watcher = new WarmUpWatcher(server::compilers, compilers::spread);
@@ -316,11 +316,11 @@ final class VariantSession {
                 round++;
                 Duration length = Duration.ofMillis(Math.min(left, WARMUP_ROUND_SECONDS * 1000L));
                 LoadResult result = driver.run(target, rounds.apply(round), Level.closed(users), length,
-                        settings.pinning().loadCpuCount(), watcher.perSecond());
+                        settings.servers().pinning().loadCpuCount(), watcher.perSecond());
                 seconds += result.seconds();
                 left -= length.toMillis();
                 boolean steady = watcher.roundDone(result.windowRps());
-                if (steady && seconds * 1000 >= settings.warmupAtLeast().toMillis()) {
+                if (steady && seconds * 1000 >= settings.load().warmupAtLeast().toMillis()) {
                     break;
                 }
             }
@@ -331,12 +331,12 @@ final class VariantSession {
             // spring-tomcat here (by 5 to 30 %): what little the compilers still had to do now
             // competes with the request threads, and a measured window must not be where that happens.
             seconds += driver.run(target, rounds.apply(round + 1), Level.closed(users),
-                    Duration.ofMillis(Math.min(left, WARMUP_ROUND_SECONDS * 1000L)), settings.pinning().loadCpuCount()).seconds();
+                    Duration.ofMillis(Math.min(left, WARMUP_ROUND_SECONDS * 1000L)), settings.servers().pinning().loadCpuCount()).seconds();
         }
         progress.warmUpDone(seconds);
         progress.info("   warm-up " + rounds.apply(0).name() + ": " + watcher.describe(seconds)
-                + (compilers.active() ? "; compiler threads on CPUs " + settings.pinning().serverCpus() + ","
-                + settings.pinning().loadCpus() + " meanwhile, then back on " + settings.pinning().serverCpus() : ""));
+                + (compilers.active() ? "; compiler threads on CPUs " + settings.servers().pinning().serverCpus() + ","
+                + settings.servers().pinning().loadCpus() + " meanwhile, then back on " + settings.servers().pinning().serverCpus() : ""));
         return new WarmUp(seconds, watcher.settled());
     }
 }
