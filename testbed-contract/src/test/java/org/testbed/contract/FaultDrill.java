@@ -104,6 +104,26 @@ final class FaultDrill {
         throw new AssertionError("no recovery within " + RECOVERY_LIMIT + "; last health: " + last.status() + " " + last.text());
     }
 
+    /**
+     * PUTs {@code body} under fresh ids until one is stored (201), as after a resume the store may
+     * take a moment; returns that id. Fails, naming {@code what} and the last answer, after
+     * {@link #RECOVERY_LIMIT}.
+     */
+    static String putUntilStored(HttpProbe http, String what, String body) {
+        long deadline = System.nanoTime() + RECOVERY_LIMIT.toNanos();
+        Reply last = null;
+        while (System.nanoTime() < deadline) {
+            String id = Items.newId("stored");
+            last = http.put(Items.path(id), body);
+            if (last.status() == 201) {
+                return id;
+            }
+            sleep(20);
+        }
+        throw new AssertionError(what + ": no successful PUT within " + RECOVERY_LIMIT + "; last: " + last.status() + " "
+                + last.text());
+    }
+
     static void sleep(long millis) {
         try {
             Thread.sleep(millis);

@@ -37,7 +37,6 @@ class OutageAnswersIT {
     /** A third each of PUT of a new id, POST to an existing id, DELETE of an existing id. */
     private static final int WRITE_ROUNDS = 30;
     private static final Duration ANSWER_LIMIT = Duration.ofMillis(TIMEOUT_MS).plus(FaultDrill.FAULT_MARGIN);
-    private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(10);
 
     private final Variant variant;
     private final RunningVariant running;
@@ -100,17 +99,6 @@ class OutageAnswersIT {
      * the item it wrote is the round's existing item.
      */
     private String awaitWritable(int round) {
-        long deadline = System.nanoTime() + RECOVERY_LIMIT.toNanos();
-        Reply last = null;
-        while (System.nanoTime() < deadline) {
-            String id = Items.newId("outage");
-            last = http.put(Items.path(id), Items.item("before", "the hang"));
-            if (last.status() == 201) {
-                return id;
-            }
-            FaultDrill.sleep(20);
-        }
-        throw new AssertionError("round " + round + ": no successful PUT within " + RECOVERY_LIMIT
-                + " of the resume; last: " + last.status() + " " + new String(last.body(), StandardCharsets.UTF_8));
+        return FaultDrill.putUntilStored(http, "round " + round, Items.item("before", "the hang"));
     }
 }

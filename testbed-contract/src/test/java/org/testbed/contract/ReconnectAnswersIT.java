@@ -2,7 +2,6 @@ package org.testbed.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +49,6 @@ class ReconnectAnswersIT {
     private static final int READS_PER_READER = 20;
     /** The third time-out is seen within a second, the new connection made a second later. */
     private static final Duration RECONNECT_WAIT = Duration.ofMillis(3000);
-    private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(10);
 
     private final Variant variant;
     private final RunningVariant running;
@@ -66,7 +64,7 @@ class ReconnectAnswersIT {
     void answersAfterAReconnectDuringAHangAreTheStoresOwn() throws InterruptedException {
         List<String> stored = new ArrayList<>();
         for (int i = 0; i < READERS; i++) {
-            stored.add(awaitStored(Items.item(nameOf(i), "reader " + i)));
+            stored.add(FaultDrill.putUntilStored(http, "item " + i, Items.item(nameOf(i), "reader " + i)));
         }
         String largeBody = Items.item("large", "x".repeat(60_000));
         Queue<String> wrong = new ConcurrentLinkedQueue<>();
@@ -135,21 +133,6 @@ class ReconnectAnswersIT {
                 right.incrementAndGet();
             }
         }
-    }
-
-    private String awaitStored(String body) {
-        long deadline = System.nanoTime() + RECOVERY_LIMIT.toNanos();
-        Reply last = null;
-        while (System.nanoTime() < deadline) {
-            String id = Items.newId("kept");
-            last = http.put(Items.path(id), body);
-            if (last.status() == 201) {
-                return id;
-            }
-            FaultDrill.sleep(20);
-        }
-        throw new AssertionError("no successful PUT within " + RECOVERY_LIMIT + "; last: " + last.status() + " "
-                + new String(last.body(), StandardCharsets.UTF_8));
     }
 
     private static String abbreviated(Reply reply) {
