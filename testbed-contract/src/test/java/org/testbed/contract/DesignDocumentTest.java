@@ -13,12 +13,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Keeps the results schema of docs/DESIGN.md true: the column table of each CSV file the runner
- * writes lists exactly the columns the runner's code declares, in order. The runner's classes are
- * read as source text, so this module does not depend on the runner.
+ * Keeps the results schema of docs/DESIGN.md true: the column table of each CSV file of a run
+ * folder lists exactly the columns testbed-results declares, in order. The classes are read as
+ * source text, so this module does not depend on testbed-results.
  */
 class DesignDocumentTest {
-    private static final String RUNNER = "testbed-runner/src/main/java/org/testbed/runner/";
     private static final String RESULTS = "testbed-results/src/main/java/org/testbed/results/";
     private static final Pattern COLUMNS = Pattern.compile("COLUMNS\\s*=\\s*List\\.of\\((.*?)\\);", Pattern.DOTALL);
     private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
@@ -27,9 +26,9 @@ class DesignDocumentTest {
     private final Path root = ContractVariants.repositoryRoot();
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"results.csv, " + RESULTS + "ResultsCsv.java", "steps.csv, " + RUNNER + "csv/StepRecord.java",
-        "samples.csv, " + RUNNER + "csv/SampleRecord.java", "counters.csv, " + RUNNER + "counters/CounterRecord.java",
-        "capacity.csv, " + RUNNER + "capacity/CapacityRecord.java"})
+    @CsvSource({"results.csv, " + RESULTS + "ResultsCsv.java", "steps.csv, " + RESULTS + "csv/StepRecord.java",
+        "samples.csv, " + RESULTS + "csv/SampleRecord.java", "counters.csv, " + RESULTS + "counters/CounterRecord.java",
+        "capacity.csv, " + RESULTS + "capacity/CapacityRecord.java"})
     void theColumnTableListsTheDeclaredColumns(String csv, String source) throws IOException {
         List<String> declared = declaredColumns(Files.readString(root.resolve(source)));
         assertThat(declared).as("COLUMNS of %s", source).isNotEmpty();

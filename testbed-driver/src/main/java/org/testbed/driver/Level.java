@@ -29,9 +29,4 @@ public record Level(int concurrency, double rate) {
     public String label() {
         return isOpen() ? String.format(Locale.ROOT, "%.0f/s", rate) : "c=" + concurrency;
     }
-
-    /** For file names: {@code c0064}, {@code r05000}. */
-    public String slug() {
-        return isOpen() ? String.format(Locale.ROOT, "r%05.0f", rate) : String.format(Locale.ROOT, "c%04d", concurrency);
-    }
 }

@@ -119,6 +119,19 @@ public record ResultRow(String runId, String startedAt, String host, String arch
      * A step over HTTPS (or with gzip) is never the same step as a plain one.
      */
     public record StepKey(String variant, String scenario, int concurrency, double targetRps, Conditions conditions) {
+        /**
+         * The level as the run folder's file names write it ({@code mix-c0064...}, {@code mix-r05000...}):
+         * the raw output, the flame graphs and their collapsed stacks.
+         */
+        public String levelSlug() {
+            return levelSlug(concurrency, targetRps);
+        }
+
+        /** {@link #levelSlug()} of a closed ({@code concurrency}) or an open ({@code targetRps}) level. */
+        public static String levelSlug(int concurrency, double targetRps) {
+            return targetRps > 0 ? String.format(Locale.ROOT, "r%05.0f", targetRps) : String.format(Locale.ROOT, "c%04d", concurrency);
+        }
+
         public StepKey {
             conditions = conditions == null ? Conditions.PLAIN : conditions;
         }

@@ -4,7 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.testbed.results.ResultsCsv;
-import org.testbed.runner.report.ReportWriter;
+import org.testbed.results.report.ReportWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 import org.testbed.deploy.DeployException;
 import org.testbed.deploy.SshTarget;
 import org.testbed.runner.capacity.CapacityPlan;
-import org.testbed.runner.capacity.Sla;
+import org.testbed.results.capacity.Sla;
 import org.testbed.results.Conditions;
 import org.testbed.runner.build.ModuleJar;
 import org.testbed.runner.build.StaleJars;

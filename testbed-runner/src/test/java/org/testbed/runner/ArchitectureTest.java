@@ -10,21 +10,29 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering the module map promises, checked on the compiled classes: the runner's packages
- * form no cycle, and the load driver knows nothing of a run, so a load machine can run it alone.
+ * The layering the module map promises, checked on the compiled classes: the runner's packages and
+ * the run folder's (testbed-results) form no cycle, and the load driver knows nothing of a run, so a
+ * load machine can run it alone.
  */
 class ArchitectureTest {
     private static JavaClasses classes;
 
     @BeforeAll
     static void importClasses() {
+        // Main classes only: tests may reach across packages, and a module's test-jar is tests too.
         classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("org.testbed.runner", "org.testbed.driver", "org.testbed.deploy");
+                .withImportOption(location -> !location.contains("-tests.jar"))
+                .importPackages("org.testbed.runner", "org.testbed.driver", "org.testbed.deploy", "org.testbed.results");
     }
 
     @Test
     void theRunnersPackagesFormNoCycle() {
         slices().matching("org.testbed.runner.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void theRunFoldersPackagesFormNoCycle() {
+        slices().matching("org.testbed.results.(*)..").should().beFreeOfCycles().check(classes);
     }
 
     @Test

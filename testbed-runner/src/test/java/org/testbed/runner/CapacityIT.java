@@ -6,10 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.testbed.runner.capacity.CapacityCsv;
-import org.testbed.runner.capacity.CapacityRecord;
-import org.testbed.runner.csv.StepRecord;
-import org.testbed.runner.csv.StepsCsv;
+import org.testbed.results.capacity.CapacityCsv;
+import org.testbed.results.capacity.CapacityRecord;
+import org.testbed.results.csv.StepRecord;
+import org.testbed.results.csv.StepsCsv;
 import org.testbed.results.ResultRow;
 import org.testbed.results.ResultsCsv;
 

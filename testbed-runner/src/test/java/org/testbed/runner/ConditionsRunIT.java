@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.testbed.runner.csv.StepRecord;
-import org.testbed.runner.csv.StepsCsv;
+import org.testbed.results.csv.StepRecord;
+import org.testbed.results.csv.StepsCsv;
 import org.testbed.results.ResultRow;
 import org.testbed.results.ResultsCsv;
 

@@ -22,11 +22,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.testbed.results.ResultRow;
 import org.testbed.results.ResultsCsv;
-import org.testbed.runner.counters.CounterRecord;
-import org.testbed.runner.counters.CountersCsv;
+import org.testbed.results.counters.CounterRecord;
+import org.testbed.results.counters.CountersCsv;
 import org.testbed.runner.counters.PerfStat;
-import org.testbed.runner.csv.StepRecord;
-import org.testbed.runner.csv.StepsCsv;
+import org.testbed.results.csv.StepRecord;
+import org.testbed.results.csv.StepsCsv;
 import org.testbed.variant.VariantManifest;
 
 /**

@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.testbed.results.Conditions;
 import org.testbed.results.ResultRow;
 import org.testbed.results.ResultsCsv;
-import org.testbed.runner.csv.SampleRecord;
-import org.testbed.runner.csv.SamplesCsv;
-import org.testbed.runner.csv.StepRecord;
-import org.testbed.runner.csv.StepsCsv;
+import org.testbed.results.csv.SampleRecord;
+import org.testbed.results.csv.SamplesCsv;
+import org.testbed.results.csv.StepRecord;
+import org.testbed.results.csv.StepsCsv;
 import org.testbed.variant.VariantManifest;
 
 /**

@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.testbed.results.Csv;
-import org.testbed.runner.csv.SampleRecord;
-import org.testbed.runner.csv.SamplesCsv;
-import org.testbed.runner.csv.StepRecord;
-import org.testbed.runner.csv.StepsCsv;
+import org.testbed.results.csv.SampleRecord;
+import org.testbed.results.csv.SamplesCsv;
+import org.testbed.results.csv.StepRecord;
+import org.testbed.results.csv.StepsCsv;
 
 /**
  * Does {@code compare} tell noise from signal, on a machine that is not quiet? Two experiments

@@ -4,6 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
+import org.testbed.results.Conditions;
+import org.testbed.results.ResultRow;
+import org.testbed.results.capacity.CapacityRecord;
+import org.testbed.results.capacity.Sla;
 
 /**
  * Finds the highest offered rate (open model) whose step meets an {@link Sla}: a coarse ramp that
@@ -141,5 +145,16 @@ public final class CapacitySearch {
 
     static String rate(double rate) {
         return rate == Math.rint(rate) ? String.format(Locale.ROOT, "%,d", (long) rate) : String.format(Locale.ROOT, "%,.1f", rate);
+    }
+
+    /** The capacity.csv row of a finished search. */
+    public static CapacityRecord record(String variant, String scenario, Conditions conditions, Sla sla, int repeat,
+                             Result result) {
+        StringBuilder log = new StringBuilder();
+        for (Probe p : result.probes()) {
+            log.append(log.isEmpty() ? "" : " ").append(ResultRow.num(p.rate(), 0)).append(p.met() ? ":met" : ":missed");
+        }
+        return new CapacityRecord(variant, scenario, conditions, sla.label(), repeat, result.capacity(),
+                result.probes().size(), log.toString(), result.reason());
     }
 }

@@ -1,5 +1,7 @@
 package org.testbed.runner.counters;
 
+import org.testbed.results.counters.PerfEvent;
+import org.testbed.results.counters.CounterReading;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.testbed.results.EnvironmentFile;
 import org.testbed.results.Machine;
 import org.testbed.variant.Variant;
 
@@ -23,8 +24,7 @@ import org.testbed.variant.Variant;
  * result can be read (and two runs compared) without asking what the machine was.
  */
 public final class Environment {
-    public static final String FILE = "environment.json";
-    public static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = EnvironmentFile.JSON;
     /** Read when this class loads, before the runner pins itself to the load CPUs. */
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
 
@@ -105,14 +105,6 @@ public final class Environment {
             n.put("description", v.description());
         }
         return array;
-    }
-
-    public static void write(Path file, JsonNode environment) throws IOException {
-        Files.writeString(file, JSON.writeValueAsString(environment), StandardCharsets.UTF_8);
-    }
-
-    public static JsonNode read(Path file) throws IOException {
-        return Files.isRegularFile(file) ? JSON.readTree(file.toFile()) : JSON.createObjectNode();
     }
 
     /** A command's output (stdout and stderr), or an empty string if it cannot run. */

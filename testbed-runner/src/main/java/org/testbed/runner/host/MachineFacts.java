@@ -1,5 +1,6 @@
 package org.testbed.runner.host;
 
+import org.testbed.results.EnvironmentFile;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -61,7 +62,7 @@ final class MachineFacts {
 
     /** The machine object of environment.json, with the names {@code Environment.machine()} uses. */
     static ObjectNode json(Map<String, String> sections) {
-        ObjectNode m = Environment.JSON.createObjectNode();
+        ObjectNode m = EnvironmentFile.JSON.createObjectNode();
         m.put("host", sections.getOrDefault("host", ""));
         m.put("arch", sections.getOrDefault("arch", ""));
         m.put("cpus", number(sections.get("cpus")));

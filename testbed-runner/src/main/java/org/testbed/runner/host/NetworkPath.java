@@ -1,5 +1,6 @@
 package org.testbed.runner.host;
 
+import org.testbed.results.EnvironmentFile;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
@@ -47,7 +48,7 @@ final class NetworkPath {
 
     /** The round trips in environment.json's terms: min, median, max in ms, and how they were taken. */
     static ObjectNode describe(List<Double> millis) {
-        ObjectNode n = Environment.JSON.createObjectNode();
+        ObjectNode n = EnvironmentFile.JSON.createObjectNode();
         n.put("method", PINGS + " sequential GET /testbed/health on one kept-alive HTTP/1.1 connection");
         n.put("min_ms", round(millis.get(0)));
         n.put("median_ms", round(millis.get(millis.size() / 2)));

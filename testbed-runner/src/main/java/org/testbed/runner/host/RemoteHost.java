@@ -1,5 +1,6 @@
 package org.testbed.runner.host;
 
+import org.testbed.results.EnvironmentFile;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -42,7 +43,7 @@ public final class RemoteHost implements AutoCloseable {
     private final ServerMachine machine;
     private final Path launcher;
     private final Map<String, JdkInfo> jdks = new LinkedHashMap<>();
-    private final ObjectNode network = Environment.JSON.createObjectNode();
+    private final ObjectNode network = EnvironmentFile.JSON.createObjectNode();
     private final String memcachedServers;
     private ObjectNode facts;
 
@@ -119,7 +120,7 @@ public final class RemoteHost implements AutoCloseable {
 
     /** The JDKs the variants ran on there, as that machine sees them. */
     public ArrayNode jdks() {
-        ArrayNode array = Environment.JSON.createArrayNode();
+        ArrayNode array = EnvironmentFile.JSON.createArrayNode();
         jdks.values().forEach(info -> array.add(Environment.jdk(info)));
         return array;
     }

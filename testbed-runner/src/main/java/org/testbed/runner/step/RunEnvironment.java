@@ -1,5 +1,6 @@
 package org.testbed.runner.step;
 
+import org.testbed.results.EnvironmentFile;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -16,7 +17,7 @@ final class RunEnvironment {
     }
 
     static ObjectNode of(RunSettings settings, Instant started, Map<Variant, Path> javas, JdkChoice jdks) throws IOException {
-        ObjectNode env = Environment.JSON.createObjectNode();
+        ObjectNode env = EnvironmentFile.JSON.createObjectNode();
         ObjectNode run = env.putObject("run");
         run.put("run_id", settings.output().runId());
         run.put("started_at", started.toString());

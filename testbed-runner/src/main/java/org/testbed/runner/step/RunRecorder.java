@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Map;
 import org.testbed.results.ResultRow;
 import org.testbed.results.ResultsCsv;
-import org.testbed.runner.capacity.CapacityCsv;
-import org.testbed.runner.capacity.CapacityRecord;
-import org.testbed.runner.counters.CountersCsv;
-import org.testbed.runner.csv.SamplesCsv;
-import org.testbed.runner.csv.StepRecord;
-import org.testbed.runner.csv.StepsCsv;
+import org.testbed.results.capacity.CapacityCsv;
+import org.testbed.results.capacity.CapacityRecord;
+import org.testbed.results.counters.CountersCsv;
+import org.testbed.results.csv.SamplesCsv;
+import org.testbed.results.csv.StepRecord;
+import org.testbed.results.csv.StepsCsv;
 
 /**
  * Writes a run's tables as the samples come in, so that the files are complete after every

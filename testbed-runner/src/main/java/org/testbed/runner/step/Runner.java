@@ -1,5 +1,6 @@
 package org.testbed.runner.step;
 
+import org.testbed.results.EnvironmentFile;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -15,7 +16,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Map;
 import org.testbed.memcached.MemcachedProcess;
-import org.testbed.runner.capacity.CapacityCsv;
+import org.testbed.results.capacity.CapacityCsv;
 import org.testbed.results.Conditions;
 import org.testbed.results.ResultRow;
 import org.testbed.runner.counters.PerfStat;
@@ -23,7 +24,7 @@ import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.RemoteHost;
 import org.testbed.runner.host.ServerLostException;
-import org.testbed.runner.report.ReportWriter;
+import org.testbed.results.report.ReportWriter;
 import org.testbed.variant.Variant;
 
 /**
@@ -59,7 +60,7 @@ public final class Runner {
         // With --server-host the server's machine chooses each variant's JDK (testbed-launch), and reports it.
         Map<Variant, Path> javas = remote ? RemoteRun.javas(settings.servers().variants()) : jdks.choose();
         ObjectNode env = RunEnvironment.of(settings, started, remote ? Map.of() : javas, jdks);
-        Environment.write(out.resolve(Environment.FILE), env);
+        EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
 
         Optional<String> flameMode = settings.observation().flamegraph();
         Flamegraphs flamegraphs = flameMode.isPresent() ? Flamegraphs.prepare(out.resolve("flame"), flameMode.get()) : null;
@@ -94,7 +95,7 @@ public final class Runner {
                 memcachedServers = serverHost.memcachedServers();
                 progress.info(RemoteRun.describe(serverHost, settings));
                 RemoteRun.record(env, serverHost, settings);
-                Environment.write(out.resolve(Environment.FILE), env);
+                EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
             } else if (memcachedServers == null) {
                 memcached = MemcachedProcess.start(0, 1024);
                 Pinning.pin(memcached.pid(), pinning.memcachedCpus());
@@ -163,7 +164,7 @@ public final class Runner {
             run.put("flamegraph", flamegraphs.describe());
         }
         if (settings.observation().counters()) {
-            ObjectNode perf = Environment.JSON.valueToTree(PerfStat.describe());
+            ObjectNode perf = EnvironmentFile.JSON.valueToTree(PerfStat.describe());
             if (remote) {
                 perf.put("where", "perf stat ran on the server's machine; perf and perf_event_paranoid above are this"
                         + " machine's, server_machine.perf_event_paranoid is the server's");
@@ -174,7 +175,7 @@ public final class Runner {
         problems.forEach(p::add);
         ArrayNode s = run.putArray("skipped");
         jdks.skipped().forEach(s::add);
-        Environment.write(out.resolve(Environment.FILE), env);
+        EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
         if (settings.load().repeat() * settings.load().iterations() > 1) {
             progress.summary(recorder.aggregates());
         }

@@ -1,9 +1,9 @@
 package org.testbed.runner.step;
 
 import org.testbed.results.ResultRow;
-import org.testbed.runner.counters.CounterRecord;
-import org.testbed.runner.csv.SampleRecord;
-import org.testbed.runner.csv.StepRecord;
+import org.testbed.results.counters.CounterRecord;
+import org.testbed.results.csv.SampleRecord;
+import org.testbed.results.csv.StepRecord;
 
 /**
  * One measurement of one step, as each of the run's files records it: the results.csv row and

@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 import org.testbed.results.ResultRow;
-import org.testbed.runner.csv.StepRecord;
-import org.testbed.runner.stats.ForkedSamples;
-import org.testbed.runner.stats.MedianInterval;
-import org.testbed.runner.stats.Spread;
+import org.testbed.results.csv.StepRecord;
+import org.testbed.results.stats.ForkedSamples;
+import org.testbed.results.stats.MedianInterval;
+import org.testbed.results.stats.Spread;
 
 /**
  * The samples of one step folded into what results.csv and steps.csv show: each figure the median

@@ -9,10 +9,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
 import org.testbed.results.ResultRow;
-import org.testbed.runner.counters.CounterReading;
-import org.testbed.runner.counters.CounterRecord;
-import org.testbed.runner.csv.SampleRecord;
-import org.testbed.runner.csv.StepRecord;
+import org.testbed.results.counters.CounterReading;
+import org.testbed.results.counters.CounterRecord;
+import org.testbed.results.csv.SampleRecord;
+import org.testbed.results.csv.StepRecord;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.EventCounting;
@@ -26,8 +26,8 @@ import org.testbed.driver.Target;
 import org.testbed.driver.WrkDriver;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.ProcStatus;
-import org.testbed.runner.stats.Spread;
-import org.testbed.runner.stats.SteadyState;
+import org.testbed.results.stats.Spread;
+import org.testbed.results.stats.SteadyState;
 import org.testbed.scenario.Workload;
 import org.testbed.variant.Variant;
 
@@ -58,7 +58,7 @@ final class StepMeasurement {
                    int repeat, int iteration, WarmUp warmUp) throws IOException, InterruptedException {
         LoadDriver driver = driverFor(workload, level);
         long pid = server.pid();
-        String slug = workload.name() + "-" + level.slug() + settings.conditionsSuffix()
+        String slug = workload.name() + "-" + ResultRow.StepKey.levelSlug(level.concurrency(), level.rate()) + settings.conditionsSuffix()
                 + (settings.load().repeat() > 1 ? "-r" + repeat : "") + (settings.load().iterations() > 1 ? "-i" + iteration : "");
         Path rawFile = settings.output().out().resolve("raw").resolve(variant.name()).resolve(slug + ".txt");
         Files.createDirectories(rawFile.getParent());

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.function.IntFunction;
 import org.testbed.runner.capacity.CapacityPlan;
-import org.testbed.runner.capacity.CapacityRecord;
+import org.testbed.results.capacity.CapacityRecord;
 import org.testbed.runner.capacity.CapacitySearch;
 import org.testbed.results.ResultRow;
 import org.testbed.results.Conditions;
@@ -26,7 +26,7 @@ import org.testbed.driver.LoadResult;
 import org.testbed.driver.NioHttpDriver;
 import org.testbed.driver.Scenarios;
 import org.testbed.driver.Target;
-import org.testbed.runner.stats.SteadyState;
+import org.testbed.results.stats.SteadyState;
 import org.testbed.scenario.Workload;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantProcess;
@@ -146,7 +146,7 @@ final class VariantSession {
                     for (Level level : scenario.getValue()) {
                         // Iterations follow each other in the same server, as JMH's do: its warm-up holds for all.
                         for (int iteration = 1; iteration <= settings.load().iterations(); iteration++) {
-                            steps.measure(level, level.slug(), iteration);
+                            steps.measure(level, ResultRow.StepKey.levelSlug(level.concurrency(), level.rate()), iteration);
                             planned += settings.load().duration().toMillis();
                         }
                     }
@@ -186,7 +186,7 @@ final class VariantSession {
         long planned = 0;
         for (OptionalDouble next = search.next(); next.isPresent(); next = search.next()) {
             Level level = Level.open(next.getAsDouble());
-            Sample sample = steps.measure(level, level.slug(), 1);
+            Sample sample = steps.measure(level, ResultRow.StepKey.levelSlug(level.concurrency(), level.rate()), 1);
             planned += settings.load().duration().toMillis();
             CapacitySearch.Probe probe = sample == null
                     ? new CapacitySearch.Probe(level.rate(), Double.NaN, 1, false, false)
@@ -200,7 +200,7 @@ final class VariantSession {
                 ServerReadiness.awaitHealthy(server.baseUri());
             }
         }
-        CapacityRecord record = CapacityRecord.of(variant.name(), scenario, settings.conditions(), plan.sla(), repeat,
+        CapacityRecord record = CapacitySearch.record(variant.name(), scenario, settings.conditions(), plan.sla(), repeat,
                 search.result());
         recorder.recordCapacity(record);
         progress.info(String.format(Locale.ROOT, "   capacity of %s %s under %s: %s req/s (%s)", variant.name(), scenario,

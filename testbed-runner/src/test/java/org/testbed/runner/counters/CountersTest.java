@@ -1,5 +1,10 @@
 package org.testbed.runner.counters;
 
+import org.testbed.results.counters.CounterComparison;
+import org.testbed.results.counters.CounterRecord;
+import org.testbed.results.counters.CountersCsv;
+import org.testbed.results.counters.PerfEvent;
+import org.testbed.results.counters.CounterReading;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

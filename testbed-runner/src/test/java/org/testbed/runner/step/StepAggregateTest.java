@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.testbed.results.ResultRow;
-import org.testbed.runner.csv.SampleRecord;
-import org.testbed.runner.csv.StepRecord;
-import org.testbed.runner.stats.Spread;
+import org.testbed.results.csv.SampleRecord;
+import org.testbed.results.csv.StepRecord;
+import org.testbed.results.stats.Spread;
 
 class StepAggregateTest {
 
