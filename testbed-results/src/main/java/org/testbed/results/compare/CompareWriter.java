@@ -281,6 +281,10 @@ public final class CompareWriter {
         data.set("onlyB", keys(c.onlyB()));
         String title = "testbed compare: " + dir(a).getFileName() + " vs " + dir(b).getFileName();
         Files.createDirectories(out.toAbsolutePath().getParent());
+        ObjectNode minEffect = ReportWriter.rules(data).putObject("minEffect");
+        for (Comparison.Metric metric : Comparison.Metric.values()) {
+            minEffect.put(metric.wireName(), metric.minEffect());
+        }
         Files.writeString(out, ReportWriter.page(title, "compare", data), StandardCharsets.UTF_8);
         return out;
     }

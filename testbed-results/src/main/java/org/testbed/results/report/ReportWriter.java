@@ -15,9 +15,11 @@ import java.util.Map;
 import org.testbed.results.ResultRow;
 import org.testbed.results.ResultsCsv;
 import org.testbed.results.capacity.CapacityCsv;
+import org.testbed.results.capacity.Sla;
 import org.testbed.results.capacity.CapacityRecord;
 import org.testbed.results.counters.CounterRecord;
 import org.testbed.results.counters.CountersCsv;
+import org.testbed.results.csv.SampleRecord;
 import org.testbed.results.csv.StepRecord;
 import org.testbed.results.csv.StepsCsv;
 
@@ -87,7 +89,14 @@ public final class ReportWriter {
             }
             StepRecord step = byKey.get(row.key());
             if (step != null) {
-                n.set("step", EnvironmentFile.JSON.valueToTree(step));
+                ObjectNode s = EnvironmentFile.JSON.valueToTree(step);
+                if (!step.sla().isEmpty()) {
+                    // The objective as numbers, parsed here once, for the chart's line.
+                    Sla sla = Sla.parse(step.sla());
+                    s.put("slaPercentile", sla.percentile());
+                    s.put("slaBoundMs", sla.boundMs());
+                }
+                n.set("step", s);
             }
         }
         return array;
@@ -152,8 +161,18 @@ public final class ReportWriter {
         };
     }
 
+    /**
+     * The {@code rules} object of a page's data: the thresholds the page draws, as this code decides
+     * them, so that the script never types one again. Every page gets the "not quiet" limit.
+     */
+    public static ObjectNode rules(JsonNode data) {
+        ObjectNode page = (ObjectNode) data;
+        return page.has("rules") ? (ObjectNode) page.get("rules") : page.putObject("rules");
+    }
+
     /** A page: the shared CSS and renderer, the data, and {@code mode} ("report" or "compare") to draw. */
     public static String page(String title, String mode, JsonNode data) throws IOException {
+        rules(data).put("notQuietPct", SampleRecord.NOT_QUIET_PCT);
         String json = EnvironmentFile.JSON.writeValueAsString(data).replace("</", "<\\/").replace("<!--", "<\\!--");
         return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

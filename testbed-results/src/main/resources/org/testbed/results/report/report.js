@@ -7,6 +7,9 @@
   var charts = 0;
   var rowCount = 0;
   var finished = false;
+  // The thresholds the pages draw, as the Java side decides them (data.rules): never typed here again.
+  var RULES = {};
+  function pct(fraction) { return Math.round(fraction * 100) + '%'; }
 
   window.addEventListener('error', function (e) {
     errors.push('script error: ' + e.message + (e.lineno ? ' (line ' + e.lineno + ')' : ''));
@@ -409,9 +412,9 @@
       'Server CPU per request comes from /proc/PID/stat (user and system time of the server process) before and after each step. ' +
       'Points and bars outlined in orange are steps where the load generator used more than ' + (run.saturation_pct || 90) +
       '% of its CPUs (the driver, memcached when it shares them, and the interrupt/softirq time of loopback networking there): the limit may have been the client, not the server. ' +
-      '"Load/server CPUs busy" and "steal" (from /proc/stat) count anything that ran there; "other load" is the busy time none of the run\'s processes accounts for: above 15% the machine was not quiet and the figures are noisy.');
-    var noisy = rows.filter(function (r) { return r.step && r.step.otherLoadPct > 15; }).length;
-    if (noisy) { html('p', {'class': 'note flag'}, main, noisy + ' of ' + rows.length + ' steps ran on a machine that was not quiet (other load above 15% of the CPUs): compare them with care, or re-run on an idle machine.'); }
+      '"Load/server CPUs busy" and "steal" (from /proc/stat) count anything that ran there; "other load" is the busy time none of the run\'s processes accounts for: above ' + RULES.notQuietPct + '% the machine was not quiet and the figures are noisy.');
+    var noisy = rows.filter(function (r) { return r.step && r.step.otherLoadPct > RULES.notQuietPct; }).length;
+    if (noisy) { html('p', {'class': 'note flag'}, main, noisy + ' of ' + rows.length + ' steps ran on a machine that was not quiet (other load above ' + RULES.notQuietPct + '% of the CPUs): compare them with care, or re-run on an idle machine.'); }
     if (!rows.length) { html('p', {}, main, 'No rows in results.csv.'); return; }
     var variants = unique(rows.map(function (r) { return r.variant; }));
     var color = {};
@@ -462,12 +465,13 @@
             yLabel: 'responses per second', xLog: xLog, xTicks: xLog ? xs : null, series: series, bounds: bounds});
           // The probes of a capacity search (--sla on p99): the objective as a line, so the rates met lie under it.
           var slaBounds = [];
-          unique(kr.map(function (r) { return r.step && r.step.sla; }).filter(function (x) { return x; })).forEach(function (sla) {
-            var m = /^p99(<=|<)([0-9.]+)ms$/.exec(sla);
-            if (m && xs.length) {
+          var slas = {};
+          kr.forEach(function (r) { if (r.step && r.step.sla && r.step.slaPercentile === 99) { slas[r.step.sla] = r.step.slaBoundMs; } });
+          Object.keys(slas).forEach(function (sla) {
+            if (xs.length) {
               var sx2 = xs.slice().sort(function (a, b) { return a - b; });
               slaBounds.push({name: 'SLA ' + sla, label: 'SLA ' + sla, color: '#b00020',
-                points: [{x: sx2[0], y: Number(m[2])}, {x: sx2[sx2.length - 1], y: Number(m[2])}]});
+                points: [{x: sx2[0], y: slas[sla]}, {x: sx2[sx2.length - 1], y: slas[sla]}]});
             }
           });
           lineChart(div, {title: sc + ': p99 latency vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate'), xLabel: kind[2],
@@ -535,7 +539,7 @@
           s.driverCpuPct !== undefined ? fmt(s.driverCpuPct, 0) + '%' : '',
           s.memcachedCpuPct !== undefined ? fmt(s.memcachedCpuPct, 0) + '%' : '', s.loadCpusBusyPct !== undefined ? fmt(s.loadCpusBusyPct, 0) + '%' : '', s.serverCpusBusyPct !== undefined ? fmt(s.serverCpusBusyPct, 0) + '%' : '',
           s.stealPct !== undefined ? fmt(s.stealPct, 1) + '%' : '',
-          s.otherLoadPct !== undefined ? {text: fmt(s.otherLoadPct, 0) + '%', cls: s.otherLoadPct > 15 ? 'bad' : ''} : '',
+          s.otherLoadPct !== undefined ? {text: fmt(s.otherLoadPct, 0) + '%', cls: s.otherLoadPct > RULES.notQuietPct ? 'bad' : ''} : '',
           s.repeats !== undefined ? s.repeats : '', spreadText(spreadOf(r, 'rps'), 1), spreadText(spreadOf(r, 'p99'), 3), spreadText(spreadOf(r, 'cpu'), 4),
           steadyCell(r), isNaN(num(s.warmupS)) ? '' : (num(s.warmupUnsettledSamples) > 0
             ? {text: fmt(num(s.warmupS), 1) + ' s, cut short in ' + num(s.warmupUnsettledSamples), cls: 'unsteady'} : fmt(num(s.warmupS), 1) + ' s'),
@@ -691,7 +695,8 @@
       'For each figure the ratio B / A and its confidence interval come from the samples of the step in both runs (samples.csv), ' +
       'fork by fork: the ratio of the geometric means of the fork means, and Welch\'s 95% interval with the fork (a freshly started server) ' +
       'as the unit. A figure is called better or worse only when ' +
-      'the whole interval lies on one side of 1 AND the change exceeds the noise floor: the larger of 5% (15% for p99) and both runs\' ' +
+      'the whole interval lies on one side of 1 AND the change exceeds the noise floor: the larger of ' +
+      pct(RULES.minEffect.rps) + ' (' + pct(RULES.minEffect.p99) + ' for p99, ' + pct(RULES.minEffect.cpu) + ' for CPU per request) and both runs\' ' +
       'scatter between samples ((max − min) / median) added up. So many figures are compared at once that an interval alone would call about one in twenty a change ' +
       'between two runs of the same thing. Better means more req/s, lower p99, less CPU per request. Caveats (a warm-up cut short, not steady, ' +
       'not quiet, saturated, one fork) stand beside a verdict, never instead of it.');
@@ -800,6 +805,7 @@
 
   try {
     var data = JSON.parse(document.getElementById('data').textContent);
+    RULES = data.rules || {};
     if (document.body.getAttribute('data-mode') === 'compare') { renderCompare(data); } else { renderReport(data); }
   } catch (e) {
     errors.push(String(e && e.stack ? e.stack : e));

@@ -126,6 +126,33 @@ class ReportWriterTest {
                 Spread.single(0), variant.equals("vertx") ? 12 : 7, 0, Double.NaN, Double.NaN, 0);
     }
 
+    /** The SLA line of a capacity search's chart comes from the bound this code parsed, not from the script's own reading. */
+    @Test
+    void capacityProbesDrawTheirSlaFromTheBoundParsedHere(@TempDir Path dir) throws Exception {
+        List<ResultRow> rows = new ArrayList<>();
+        StepsCsv.TABLE.create(dir.resolve(StepsCsv.FILE));
+        for (double rate : new double[] {1000, 2000, 4000}) {
+            rows.add(row("vertx", "async", "mix", 0, rate, rate, rate / 1000, "17"));
+            StepRecord s = step("vertx", "mix", 0, rate, false, 0);
+            StepsCsv.TABLE.append(dir.resolve(StepsCsv.FILE), new StepRecord(s.variant(), s.scenario(), s.concurrency(),
+                    s.targetRps(), s.driver(), s.driverCpuMs(), s.driverCpuPct(), s.memcachedCpuPct(), s.loadCpusBusyPct(),
+                    s.serverCpusBusyPct(), s.stealPct(), s.otherLoadPct(), s.loadSidePct(), s.loadSaturated(),
+                    s.peakConnections(), s.serverCpus(), s.loadCpus(), s.delayMs(), s.threads(), s.raw(), s.flamegraph(),
+                    s.repeats(), s.rps(), s.p99(), s.cpu(), s.warmupS(), s.notSteadySamples(), s.latP99UncorrectedMs(),
+                    s.scheduleLagP99Ms(), s.warmupUnsettledSamples(), s.conditions(), 0, 0, "p99<=5ms"));
+        }
+        ResultsCsv.write(dir.resolve(ResultsCsv.FILE), rows);
+        Files.writeString(dir.resolve("environment.json"), "{\"run\":{\"run_id\":\"r1\"}}");
+
+        Path report = ReportWriter.write(dir);
+
+        assertThat(Files.readString(report, StandardCharsets.UTF_8))
+                .containsPattern("\"slaPercentile\"\\s*:\\s*99\\.0").containsPattern("\"slaBoundMs\"\\s*:\\s*5\\.0")
+                .containsPattern("\"notQuietPct\"\\s*:\\s*15\\.0");
+        String dom = Chromium.dumpDom(report);
+        assertThat(dom).contains("data-render=\"ok\"").contains("SLA p99&lt;=5ms");
+    }
+
     @Test
     void reportIsSelfContainedAndRendersEveryChartWithoutScriptErrors(@TempDir Path dir) throws Exception {
         syntheticRun(dir, 1.0);
