@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.testbed.results.ResultRow;
-import org.testbed.results.ResultsCsv;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.ResultsCsv;
 
 /**
  * One simulation run in a JVM of its own, as {@code gatling:test} runs it (Gatling's own entry

@@ -13,9 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.testbed.results.Machine;
-import org.testbed.results.ResultRow;
-import org.testbed.results.ResultsCsv;
+import org.testbed.runfolder.Machine;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.ResultsCsv;
 import org.testbed.scenario.LoadShape;
 
 /**

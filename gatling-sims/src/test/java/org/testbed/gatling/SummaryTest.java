@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.testbed.results.Machine;
-import org.testbed.results.ResultRow;
-import org.testbed.results.ResultsCsv;
+import org.testbed.runfolder.Machine;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.ResultsCsv;
 import org.testbed.scenario.LoadShape;
 
 class SummaryTest {

@@ -14,11 +14,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Keeps the results schema of docs/DESIGN.md true: the column table of each CSV file of a run
- * folder lists exactly the columns testbed-results declares, in order. The classes are read as
- * source text, so this module does not depend on testbed-results.
+ * folder lists exactly the columns testbed-runfolder declares, in order. The classes are read as
+ * source text, so this module does not depend on testbed-runfolder.
  */
 class DesignDocumentTest {
-    private static final String RESULTS = "testbed-results/src/main/java/org/testbed/results/";
+    private static final String RESULTS = "testbed-runfolder/src/main/java/org/testbed/runfolder/";
     private static final Pattern COLUMNS = Pattern.compile("COLUMNS\\s*=\\s*List\\.of\\((.*?)\\);", Pattern.DOTALL);
     private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9_]+)` \\|", Pattern.MULTILINE);

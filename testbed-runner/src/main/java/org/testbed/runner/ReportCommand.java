@@ -3,8 +3,8 @@ package org.testbed.runner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.testbed.results.ResultsCsv;
-import org.testbed.results.report.ReportWriter;
+import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.report.ReportWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

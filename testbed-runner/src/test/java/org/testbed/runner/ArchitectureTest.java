@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layering the module map promises, checked on the compiled classes: the runner's packages and
- * the run folder's (testbed-results) form no cycle, and the load driver knows nothing of a run, so a
+ * the run folder's (testbed-runfolder) form no cycle, and the load driver knows nothing of a run, so a
  * load machine can run it alone.
  */
 class ArchitectureTest {
@@ -22,7 +22,7 @@ class ArchitectureTest {
         // Main classes only: tests may reach across packages, and a module's test-jar is tests too.
         classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .withImportOption(location -> !location.contains("-tests.jar"))
-                .importPackages("org.testbed.runner", "org.testbed.driver", "org.testbed.deploy", "org.testbed.results");
+                .importPackages("org.testbed.runner", "org.testbed.driver", "org.testbed.deploy", "org.testbed.runfolder");
     }
 
     @Test
@@ -32,7 +32,7 @@ class ArchitectureTest {
 
     @Test
     void theRunFoldersPackagesFormNoCycle() {
-        slices().matching("org.testbed.results.(*)..").should().beFreeOfCycles().check(classes);
+        slices().matching("org.testbed.runfolder.(*)..").should().beFreeOfCycles().check(classes);
     }
 
     @Test

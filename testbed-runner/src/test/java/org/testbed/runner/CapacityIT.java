@@ -6,12 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.testbed.results.capacity.CapacityCsv;
-import org.testbed.results.capacity.CapacityRecord;
-import org.testbed.results.csv.StepRecord;
-import org.testbed.results.csv.StepsCsv;
-import org.testbed.results.ResultRow;
-import org.testbed.results.ResultsCsv;
+import org.testbed.runfolder.capacity.CapacityCsv;
+import org.testbed.runfolder.capacity.CapacityRecord;
+import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.ResultsCsv;
 
 /**
  * {@code run --sla}: the capacity search converges on a limit known in advance. A sync variant with

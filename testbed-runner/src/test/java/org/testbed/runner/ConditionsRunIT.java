@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.testbed.results.csv.StepRecord;
-import org.testbed.results.csv.StepsCsv;
-import org.testbed.results.ResultRow;
-import org.testbed.results.ResultsCsv;
+import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.ResultsCsv;
 
 /**
  * {@code run --conditions plain,metrics,tls+gzip}: one run starts the variant afresh under each set

@@ -20,13 +20,13 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.testbed.results.ResultRow;
-import org.testbed.results.ResultsCsv;
-import org.testbed.results.counters.CounterRecord;
-import org.testbed.results.counters.CountersCsv;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.counters.CounterRecord;
+import org.testbed.runfolder.counters.CountersCsv;
 import org.testbed.runner.counters.PerfStat;
-import org.testbed.results.csv.StepRecord;
-import org.testbed.results.csv.StepsCsv;
+import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.csv.StepsCsv;
 import org.testbed.variant.VariantManifest;
 
 /**

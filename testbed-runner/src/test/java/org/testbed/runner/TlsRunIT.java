@@ -6,13 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.testbed.results.Conditions;
-import org.testbed.results.ResultRow;
-import org.testbed.results.ResultsCsv;
-import org.testbed.results.csv.SampleRecord;
-import org.testbed.results.csv.SamplesCsv;
-import org.testbed.results.csv.StepRecord;
-import org.testbed.results.csv.StepsCsv;
+import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.csv.SamplesCsv;
+import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.csv.StepsCsv;
 import org.testbed.variant.VariantManifest;
 
 /**

@@ -8,11 +8,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.testbed.results.Csv;
-import org.testbed.results.csv.SampleRecord;
-import org.testbed.results.csv.SamplesCsv;
-import org.testbed.results.csv.StepRecord;
-import org.testbed.results.csv.StepsCsv;
+import org.testbed.runfolder.Csv;
+import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.csv.SamplesCsv;
+import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.csv.StepsCsv;
 
 /**
  * Does {@code compare} tell noise from signal, on a machine that is not quiet? Two experiments

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.testbed.results.counters.CountersCsv;
-import org.testbed.results.report.Chromium;
+import org.testbed.runfolder.counters.CountersCsv;
+import org.testbed.runfolder.report.Chromium;
 
 /**
  * The "why" tools end to end: two short runs of one variant with counters and CPU flame graphs,

@@ -1,6 +1,6 @@
 package org.testbed.runner.capacity;
 
-import org.testbed.results.capacity.Sla;
+import org.testbed.runfolder.capacity.Sla;
 /**
  * What {@code --sla} asks of a run: instead of the scenarios' levels, a {@link CapacitySearch} per
  * variant and scenario for the highest rate that meets {@code sla}.

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
-import org.testbed.results.Conditions;
-import org.testbed.results.ResultRow;
-import org.testbed.results.capacity.CapacityRecord;
-import org.testbed.results.capacity.Sla;
+import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.capacity.CapacityRecord;
+import org.testbed.runfolder.capacity.Sla;
 
 /**
  * Finds the highest offered rate (open model) whose step meets an {@link Sla}: a coarse ramp that

@@ -1,7 +1,7 @@
 package org.testbed.runner.counters;
 
-import org.testbed.results.counters.PerfEvent;
-import org.testbed.results.counters.CounterReading;
+import org.testbed.runfolder.counters.PerfEvent;
+import org.testbed.runfolder.counters.CounterReading;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

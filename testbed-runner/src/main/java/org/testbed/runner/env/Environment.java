@@ -13,8 +13,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.testbed.results.EnvironmentFile;
-import org.testbed.results.Machine;
+import org.testbed.runfolder.EnvironmentFile;
+import org.testbed.runfolder.Machine;
 import org.testbed.variant.Variant;
 
 /**

@@ -1,7 +1,7 @@
 package org.testbed.runner.flame;
 
-import org.testbed.results.flame.CollapsedStacks;
-import org.testbed.results.flame.FlameGraphHtml;
+import org.testbed.runfolder.flame.CollapsedStacks;
+import org.testbed.runfolder.flame.FlameGraphHtml;
 import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;

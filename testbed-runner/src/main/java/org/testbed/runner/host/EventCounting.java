@@ -1,6 +1,6 @@
 package org.testbed.runner.host;
 
-import org.testbed.results.counters.CounterReading;
+import org.testbed.runfolder.counters.CounterReading;
 
 /** {@code perf stat} counting the server's events over one step's window, wherever the server runs. */
 @FunctionalInterface

@@ -1,6 +1,6 @@
 package org.testbed.runner.host;
 
-import org.testbed.results.EnvironmentFile;
+import org.testbed.runfolder.EnvironmentFile;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -5,8 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.testbed.deploy.RemoteResult;
-import org.testbed.results.counters.CounterReading;
-import org.testbed.results.counters.PerfEvent;
+import org.testbed.runfolder.counters.CounterReading;
+import org.testbed.runfolder.counters.PerfEvent;
 
 /**
  * {@code perf stat} on the server's machine, attached to the server there for one step's window,

@@ -1,7 +1,7 @@
 package org.testbed.runner.step;
 
 import java.util.List;
-import org.testbed.results.csv.SampleRecord;
+import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.driver.LoadResult;
 import org.testbed.driver.proc.ClockTicks;
 import org.testbed.driver.proc.ProcStat;

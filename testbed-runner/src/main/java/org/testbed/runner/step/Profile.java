@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.testbed.driver.Level;
-import org.testbed.results.Conditions;
+import org.testbed.runfolder.Conditions;
 
 /**
  * A named set of defaults for {@code ./testbed run}: which scenarios, at which levels, how long,

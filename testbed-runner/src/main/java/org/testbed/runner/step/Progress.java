@@ -4,10 +4,10 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import org.testbed.results.capacity.CapacityCsv;
-import org.testbed.results.capacity.CapacityRecord;
-import org.testbed.results.ResultRow;
-import org.testbed.results.csv.StepRecord;
+import org.testbed.runfolder.capacity.CapacityCsv;
+import org.testbed.runfolder.capacity.CapacityRecord;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.StepRecord;
 
 /**
  * Console progress: one line per sample and an estimate of the time left. The estimate adds the

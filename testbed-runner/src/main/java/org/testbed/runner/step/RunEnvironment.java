@@ -1,6 +1,6 @@
 package org.testbed.runner.step;
 
-import org.testbed.results.EnvironmentFile;
+import org.testbed.runfolder.EnvironmentFile;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;

@@ -6,14 +6,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.testbed.results.ResultRow;
-import org.testbed.results.ResultsCsv;
-import org.testbed.results.capacity.CapacityCsv;
-import org.testbed.results.capacity.CapacityRecord;
-import org.testbed.results.counters.CountersCsv;
-import org.testbed.results.csv.SamplesCsv;
-import org.testbed.results.csv.StepRecord;
-import org.testbed.results.csv.StepsCsv;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.capacity.CapacityCsv;
+import org.testbed.runfolder.capacity.CapacityRecord;
+import org.testbed.runfolder.counters.CountersCsv;
+import org.testbed.runfolder.csv.SamplesCsv;
+import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.csv.StepsCsv;
 
 /**
  * Writes a run's tables as the samples come in, so that the files are complete after every

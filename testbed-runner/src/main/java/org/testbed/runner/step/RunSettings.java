@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.testbed.driver.Level;
-import org.testbed.results.Conditions;
+import org.testbed.runfolder.Conditions;
 import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.variant.Variant;

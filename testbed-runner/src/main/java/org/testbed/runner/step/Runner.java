@@ -1,6 +1,6 @@
 package org.testbed.runner.step;
 
-import org.testbed.results.EnvironmentFile;
+import org.testbed.runfolder.EnvironmentFile;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -16,15 +16,15 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Map;
 import org.testbed.memcached.MemcachedProcess;
-import org.testbed.results.capacity.CapacityCsv;
-import org.testbed.results.Conditions;
-import org.testbed.results.ResultRow;
+import org.testbed.runfolder.capacity.CapacityCsv;
+import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.ResultRow;
 import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.RemoteHost;
 import org.testbed.runner.host.ServerLostException;
-import org.testbed.results.report.ReportWriter;
+import org.testbed.runfolder.report.ReportWriter;
 import org.testbed.variant.Variant;
 
 /**

@@ -1,9 +1,9 @@
 package org.testbed.runner.step;
 
-import org.testbed.results.ResultRow;
-import org.testbed.results.counters.CounterRecord;
-import org.testbed.results.csv.SampleRecord;
-import org.testbed.results.csv.StepRecord;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.counters.CounterRecord;
+import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.csv.StepRecord;
 
 /**
  * One measurement of one step, as each of the run's files records it: the results.csv row and

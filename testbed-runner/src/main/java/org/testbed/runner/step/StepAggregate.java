@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
-import org.testbed.results.ResultRow;
-import org.testbed.results.csv.StepRecord;
-import org.testbed.results.stats.ForkedSamples;
-import org.testbed.results.stats.MedianInterval;
-import org.testbed.results.stats.Spread;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.stats.ForkedSamples;
+import org.testbed.runfolder.stats.MedianInterval;
+import org.testbed.runfolder.stats.Spread;
 
 /**
  * The samples of one step folded into what results.csv and steps.csv show: each figure the median

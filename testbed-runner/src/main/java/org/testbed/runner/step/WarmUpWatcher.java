@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.function.Supplier;
 import org.testbed.driver.WindowWatcher;
 import org.testbed.runner.proc.CompilerThreads;
-import org.testbed.results.stats.SteadyState;
+import org.testbed.runfolder.stats.SteadyState;
 
 /**
  * Decides when a warm-up may end: when the server has reached its steady state. A warm-up is a

@@ -1,6 +1,6 @@
 package org.testbed.runner.capacity;
 
-import org.testbed.results.capacity.Sla;
+import org.testbed.runfolder.capacity.Sla;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

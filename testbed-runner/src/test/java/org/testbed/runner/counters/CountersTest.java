@@ -1,10 +1,10 @@
 package org.testbed.runner.counters;
 
-import org.testbed.results.counters.CounterComparison;
-import org.testbed.results.counters.CounterRecord;
-import org.testbed.results.counters.CountersCsv;
-import org.testbed.results.counters.PerfEvent;
-import org.testbed.results.counters.CounterReading;
+import org.testbed.runfolder.counters.CounterComparison;
+import org.testbed.runfolder.counters.CounterRecord;
+import org.testbed.runfolder.counters.CountersCsv;
+import org.testbed.runfolder.counters.PerfEvent;
+import org.testbed.runfolder.counters.CounterReading;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.testbed.results.Conditions;
-import org.testbed.results.ResultRow;
+import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.ResultRow;
 
 class CountersTest {
     private static final ResultRow.StepKey STEP = new ResultRow.StepKey("vertx", "mix", 64, 0, Conditions.PLAIN);

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.testbed.results.Conditions;
+import org.testbed.runfolder.Conditions;
 import org.testbed.driver.Level;
 
 class PinningAndLevelsTest {

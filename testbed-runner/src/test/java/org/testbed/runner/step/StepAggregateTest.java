@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.testbed.results.ResultRow;
-import org.testbed.results.csv.SampleRecord;
-import org.testbed.results.csv.StepRecord;
-import org.testbed.results.stats.Spread;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.stats.Spread;
 
 class StepAggregateTest {
 

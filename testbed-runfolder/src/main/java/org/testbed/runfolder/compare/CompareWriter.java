@@ -1,0 +1,323 @@
+package org.testbed.runfolder.compare;
+
+import org.testbed.runfolder.EnvironmentFile;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.testbed.runfolder.Csv;
+import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.counters.CounterComparison;
+import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.csv.SamplesCsv;
+import org.testbed.runfolder.flame.FlameDiffs;
+import org.testbed.runfolder.report.ReportWriter;
+
+/**
+ * {@code ./testbed compare A B}: the console text (changes beyond noise first, then every step),
+ * {@code compare.csv} and the HTML page.
+ */
+public final class CompareWriter {
+    /** compare.csv's columns: one row per matched step and metric. */
+    public static final List<String> CSV_COLUMNS = List.of("variant", "scenario", "level", "metric", "a", "b", "ratio",
+            "ci_low", "ci_high", "verdict", "confidence", "n_a", "n_b", "noise_floor", "flags");
+
+    /** The name of the CSV written beside the compare page. */
+    public static final String CSV_FILE = "compare.csv";
+
+    private CompareWriter() {
+    }
+
+    /** The counters of the steps both runs measured with --counters, beside the CPU ratio of {@code c}. */
+    public static CounterComparison counters(Path a, Path b, Comparison c) throws IOException {
+        Map<ResultRow.StepKey, Double> cpu = new HashMap<>();
+        for (Comparison.Match m : c.matched()) {
+            cpu.put(m.key(), m.change(Comparison.Metric.CPU).ratio());
+        }
+        return CounterComparison.load(dir(a), dir(b), cpu);
+    }
+
+    /** Compares two run folders (or their results.csv), with the samples of each when it has samples.csv. */
+    public static Comparison load(Path a, Path b) throws IOException {
+        return Comparison.of(ResultsCsv.read(csv(a)), samples(a), ResultsCsv.read(csv(b)), samples(b));
+    }
+
+    /**
+     * The price of a condition: A's steps under {@code fromA} matched with B's under {@code fromB}
+     * (A and B may be one run made with {@code --conditions plain,metrics}), each as if under
+     * {@code fromA}, so that the ratio B/A is what the condition costs with the noise of both.
+     */
+    public static Comparison load(Path a, Conditions fromA, Path b, Conditions fromB) throws IOException {
+        return Comparison.of(under(ResultsCsv.read(csv(a)), fromA, fromA), under(samples(a), fromA, fromA),
+                under(ResultsCsv.read(csv(b)), fromB, fromA), under(samples(b), fromB, fromA));
+    }
+
+    private static List<ResultRow> under(List<ResultRow> rows, Conditions only, Conditions as) {
+        return rows.stream().filter(r -> r.conditions().equals(only)).map(r -> r.withConditions(as)).toList();
+    }
+
+    private static Map<ResultRow.StepKey, List<SampleRecord>> under(Map<ResultRow.StepKey, List<SampleRecord>> samples,
+                                                                    Conditions only, Conditions as) {
+        Map<ResultRow.StepKey, List<SampleRecord>> map = new LinkedHashMap<>();
+        samples.forEach((key, list) -> {
+            if (key.conditions().equals(only)) {
+                List<SampleRecord> relabelled = list.stream().map(x -> x.withConditions(as)).toList();
+                map.put(relabelled.get(0).key(), relabelled);
+            }
+        });
+        return map;
+    }
+
+    private static Map<ResultRow.StepKey, List<SampleRecord>> samples(Path dirOrFile) throws IOException {
+        return SamplesCsv.byStep(SamplesCsv.TABLE.read(dir(dirOrFile).resolve(SamplesCsv.FILE)));
+    }
+
+    /** The results.csv of a run folder (or the file itself). */
+    public static Path csv(Path dirOrFile) {
+        return Files.isDirectory(dirOrFile) ? dirOrFile.resolve(ResultsCsv.FILE) : dirOrFile;
+    }
+
+    /** The run folder of a run folder or of its results.csv. */
+    public static Path dir(Path dirOrFile) {
+        return Files.isDirectory(dirOrFile) ? dirOrFile : dirOrFile.toAbsolutePath().getParent();
+    }
+
+    /**
+     * The console text: first what changed beyond noise, one line each (or that nothing did), then
+     * every matched step with, per metric, A, B, the ratio B/A, its interval and confidence, the
+     * samples on each side and the verdict.
+     */
+    public static String table(Comparison c) {
+        StringBuilder out = new StringBuilder();
+        List<Comparison.Finding> findings = c.findings();
+        long unknown = c.withoutNoiseEstimate();
+        String noEstimate = unknown == 0 ? "" : String.format(Locale.ROOT, "(%d of %d figures have no noise estimate:"
+                + " a run measured the step once (use --forks 2 --iterations 3 or more))",
+                unknown, c.matched().size() * Comparison.Metric.values().length);
+        if (findings.isEmpty()) {
+            out.append("nothing changed beyond noise").append(noEstimate.isEmpty() ? "" : " " + noEstimate).append('\n');
+        } else {
+            out.append("changed beyond noise (B/A, interval at the confidence shown):\n");
+            for (Comparison.Finding f : findings) {
+                out.append("  ").append(finding(f)).append('\n');
+            }
+            if (!noEstimate.isEmpty()) {
+                out.append(noEstimate).append('\n');
+            }
+        }
+        out.append('\n');
+        out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-6s %12s %12s %7s %-18s %5s %5s  %s%n", "variant", "scenario",
+                "level", "metric", "A", "B", "B/A", "interval", "conf", "n A/B", "verdict"));
+        for (Comparison.Match m : c.matched()) {
+            for (Comparison.Change ch : m.changes()) {
+                boolean first = ch.metric() == Comparison.Metric.RPS;
+                out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-6s %12s %12s %7s %-18s %5s %5s  %s%s%n",
+                        m.key().variant(), m.key().scenario(), m.key().describe(), ch.metric().wireName(),
+                        figure(ch.metric(), ch.a()), figure(ch.metric(), ch.b()), r(ch.ratio()), interval(ch),
+                        ch.confidence() > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * ch.confidence()) : "-",
+                        ch.nA() + "/" + ch.nB(), ch.verdict().wireName(),
+                        first && !m.flags().isEmpty() ? "  (" + String.join("; ", m.flags()) + ")" : ""));
+            }
+        }
+        for (ResultRow.StepKey k : c.onlyA()) {
+            out.append("only in A: ").append(k.variant()).append(' ').append(k.scenario()).append(' ').append(k.describe()).append('\n');
+        }
+        for (ResultRow.StepKey k : c.onlyB()) {
+            out.append("only in B: ").append(k.variant()).append(' ').append(k.scenario()).append(' ').append(k.describe()).append('\n');
+        }
+        return out.toString();
+    }
+
+    /**
+     * One change beyond noise with the step's caveats, e.g. {@code vertx mix c=64 rps 0.730× [0.700, 0.760] slower
+     * (A 20000 → B 14600 req/s; 95%, n 6/6; NOT QUIET in 6 of 12 samples)}.
+     */
+    static String finding(Comparison.Finding f) {
+        Comparison.Change ch = f.change();
+        ResultRow.StepKey k = f.match().key();
+        List<String> flags = f.match().flags();
+        return String.format(Locale.ROOT, "%s %s %s %s %.3f× %s %s (A %s → B %s %s; %.0f%%, n %d/%d%s)", k.variant(), k.scenario(),
+                k.describe(), ch.metric().wireName(), ch.ratio(), interval(ch), ch.verdict().wireName(),
+                figure(ch.metric(), ch.a()).trim(), figure(ch.metric(), ch.b()).trim(), unit(ch.metric()),
+                100 * ch.confidence(), ch.nA(), ch.nB(), flags.isEmpty() ? "" : "; " + String.join("; ", flags));
+    }
+
+    private static String interval(Comparison.Change ch) {
+        if (Double.isNaN(ch.ciLow()) || Double.isNaN(ch.ciHigh())) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "[%.3f, %.3f]", ch.ciLow(), ch.ciHigh());
+    }
+
+    private static String figure(Comparison.Metric metric, double v) {
+        if (Double.isNaN(v)) {
+            return "-";
+        }
+        return switch (metric) {
+            case RPS -> String.format(Locale.ROOT, "%.0f", v);
+            case P99 -> String.format(Locale.ROOT, "%.3f", v);
+            case CPU -> String.format(Locale.ROOT, "%.4f", v);
+        };
+    }
+
+    private static String unit(Comparison.Metric metric) {
+        return switch (metric) {
+            case RPS -> "req/s";
+            case P99 -> "ms p99";
+            case CPU -> "CPU ms/req";
+        };
+    }
+
+    private static String r(double ratio) {
+        return Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.3f", ratio);
+    }
+
+    /** Writes {@code file}: {@link #CSV_COLUMNS}, one row per matched step and metric; an undefined number is empty. */
+    public static Path writeCsv(Comparison c, Path file) throws IOException {
+        StringBuilder out = new StringBuilder(Csv.line(CSV_COLUMNS));
+        for (Comparison.Match m : c.matched()) {
+            for (Comparison.Change ch : m.changes()) {
+                int decimals = switch (ch.metric()) {
+                    case RPS -> 1;
+                    case P99 -> 3;
+                    case CPU -> 5;
+                };
+                out.append(Csv.line(List.of(m.key().variant(), m.key().scenario(), m.key().describe(), ch.metric().wireName(),
+                        num(ch.a(), decimals), num(ch.b(), decimals), num(ch.ratio(), 4), num(ch.ciLow(), 4), num(ch.ciHigh(), 4),
+                        ch.verdict().wireName(), num(ch.confidence(), 4), Integer.toString(ch.nA()), Integer.toString(ch.nB()),
+                        num(ch.noiseFloor(), 4), String.join("; ", m.flags()))));
+            }
+        }
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, out, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private static String num(double v, int decimals) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+
+    /** Writes the HTML page to {@code out}. */
+    public static Path html(Path a, Path b, Comparison c, Path out) throws IOException {
+        ObjectNode data = EnvironmentFile.JSON.createObjectNode();
+        CounterComparison counters = counters(a, b, c);
+        if (!counters.steps().isEmpty()) {
+            ArrayNode steps = data.putArray("counters");
+            for (CounterComparison.Step s : counters.steps()) {
+                ObjectNode n = steps.addObject();
+                n.put("variant", s.key().variant());
+                n.put("scenario", s.key().scenario());
+                n.put("level", s.key().level());
+                put(n, "cpu", s.cpuRatio());
+                ObjectNode ratios = n.putObject("ratios");
+                s.ratios().forEach((column, ratio) -> put(ratios, column, ratio));
+                n.set("a", ReportWriter.countersJson(List.of(s.a())).get(0));
+                n.set("b", ReportWriter.countersJson(List.of(s.b())).get(0));
+            }
+        }
+        CapacityComparison capacity = CapacityComparison.load(dir(a), dir(b));
+        if (!capacity.entries().isEmpty()) {
+            ArrayNode entries = data.putArray("capacity");
+            for (CapacityComparison.Entry e : capacity.entries()) {
+                ObjectNode n = entries.addObject();
+                n.put("variant", e.a().first().variant());
+                n.put("scenario", e.a().first().scenario());
+                n.put("conditions", e.a().first().conditions().label());
+                n.put("sla", e.a().first().sla());
+                n.put("a", e.change().a());
+                n.put("b", e.change().b());
+                n.put("a_range", "[" + num(e.a().capacity().min(), 0) + ", " + num(e.a().capacity().max(), 0) + "]");
+                n.put("b_range", "[" + num(e.b().capacity().min(), 0) + ", " + num(e.b().capacity().max(), 0) + "]");
+                put(n, "ratio", e.change().ratio());
+                put(n, "ciLow", e.change().ciLow());
+                put(n, "ciHigh", e.change().ciHigh());
+                n.put("verdict", e.change().verdict().wireName());
+            }
+        }
+        data.set("a", side(a));
+        data.set("b", side(b));
+        Path diffs = out.toAbsolutePath().resolveSibling(out.getFileName().toString().replaceFirst("\\.html$", "") + "-flame");
+        Map<ResultRow.StepKey, Path> flameDiffs = FlameDiffs.write(dir(a), dir(b),
+                c.matched().stream().map(Comparison.Match::key).toList(), diffs);
+        ArrayNode matched = data.putArray("matched");
+        for (Comparison.Match m : c.matched()) {
+            ObjectNode n = matched.addObject();
+            if (flameDiffs.containsKey(m.key())) {
+                n.put("flameDiff", out.toAbsolutePath().getParent().relativize(flameDiffs.get(m.key())).toString());
+            }
+            n.put("variant", m.key().variant());
+            n.put("scenario", m.key().scenario());
+            n.put("level", m.key().describe());
+            n.set("a", row(m.a()));
+            n.set("b", row(m.b()));
+            ObjectNode changes = n.putObject("changes");
+            for (Comparison.Change ch : m.changes()) {
+                ObjectNode x = changes.putObject(ch.metric().wireName());
+                put(x, "a", ch.a());
+                put(x, "b", ch.b());
+                put(x, "ratio", ch.ratio());
+                put(x, "ciLow", ch.ciLow());
+                put(x, "ciHigh", ch.ciHigh());
+                put(x, "confidence", ch.confidence());
+                x.put("nA", ch.nA());
+                x.put("nB", ch.nB());
+                put(x, "noiseFloor", ch.noiseFloor());
+                x.put("verdict", ch.verdict().wireName());
+            }
+            ArrayNode flags = n.putArray("flags");
+            m.flags().forEach(flags::add);
+        }
+        data.set("onlyA", keys(c.onlyA()));
+        data.set("onlyB", keys(c.onlyB()));
+        String title = "testbed compare: " + dir(a).getFileName() + " vs " + dir(b).getFileName();
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        ObjectNode minEffect = ReportWriter.rules(data).putObject("minEffect");
+        for (Comparison.Metric metric : Comparison.Metric.values()) {
+            minEffect.put(metric.wireName(), metric.minEffect());
+        }
+        Files.writeString(out, ReportWriter.page(title, "compare", data), StandardCharsets.UTF_8);
+        return out;
+    }
+
+    private static ObjectNode side(Path p) throws IOException {
+        ObjectNode n = EnvironmentFile.JSON.createObjectNode();
+        Path dir = dir(p);
+        n.put("dir", dir.toString());
+        n.set("env", EnvironmentFile.read(dir.resolve(EnvironmentFile.NAME)));
+        return n;
+    }
+
+    private static JsonNode row(ResultRow row) throws IOException {
+        ArrayNode one = ReportWriter.rowsJson(List.of(row), List.of());
+        return one.get(0);
+    }
+
+    private static ArrayNode keys(List<ResultRow.StepKey> keys) {
+        ArrayNode a = EnvironmentFile.JSON.createArrayNode();
+        for (ResultRow.StepKey k : keys) {
+            ObjectNode n = a.addObject();
+            n.put("variant", k.variant());
+            n.put("scenario", k.scenario());
+            n.put("level", k.describe());
+        }
+        return a;
+    }
+
+    private static void put(ObjectNode n, String name, double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            n.putNull(name);
+        } else {
+            n.put(name, v);
+        }
+    }
+}

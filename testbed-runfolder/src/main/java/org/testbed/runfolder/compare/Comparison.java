@@ -1,0 +1,293 @@
+package org.testbed.runfolder.compare;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.stats.ForkedSamples;
+import org.testbed.runfolder.stats.RatioInterval;
+import org.testbed.runfolder.stats.Verdict;
+
+/**
+ * Two runs side by side: steps matched by variant, scenario and level (concurrency for closed
+ * steps, offered rate for open ones), and for each of throughput, p99 latency and server CPU per
+ * request the ratio B/A with a confidence interval and a {@link Verdict}.
+ *
+ * <p>A's and B's figures are results.csv's (the medians of the samples). The ratio and its
+ * interval come from both runs' samples.csv, grouped by fork ({@link ForkedSamples}: the ratio of
+ * the geometric means of the fork means, so it can differ slightly from b / a; Welch's interval
+ * with the fork as the unit). A step with fewer than two samples on a side (a run measured once,
+ * or from before samples.csv) gets the ratio of the results.csv figures, no interval, and the
+ * verdict {@link Verdict#NO_NOISE_ESTIMATE}: one sample cannot tell a change from noise. A ratio is
+ * undefined (NaN) when A's figure is zero or missing.
+ *
+ * <p>What makes a figure suspect (a warm-up cut short, a step still trending, other load on the
+ * machine, a saturated load side, a single fork) never hides a verdict: it is a flag beside it,
+ * in the console, compare.csv and the page. A 10× change measured on a busy machine is still a
+ * 10× change.
+ */
+public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, List<ResultRow.StepKey> onlyB) {
+
+    /** The figures compared, each with its better direction. */
+    public enum Metric {
+        /** Throughput, requests per second: higher is better. */
+        RPS("rps", true, Verdict.MIN_EFFECT, ResultRow::rps, SampleRecord::rps),
+        /**
+         * p99 latency, ms: lower is better. A tail figure moves more between two runs than within
+         * one: an A/A pair of default runs here gave vertx's delay p99 173–185 ms, then 200–209 ms,
+         * steady and warmed up both times. Its smallest change called is 15 %.
+         */
+        P99("p99", false, 0.15, ResultRow::latP99Ms, SampleRecord::latP99Ms),
+        /** Server CPU time per request, ms (user + system): lower is better. */
+        CPU("cpu", false, Verdict.MIN_EFFECT, ResultRow::cpuMsPerReq, SampleRecord::cpuMsPerReq);
+
+        private final String wireName;
+        private final boolean higherIsBetter;
+        private final double minEffect;
+        private final ToDoubleFunction<ResultRow> ofRow;
+        private final ToDoubleFunction<SampleRecord> ofSample;
+
+        Metric(String wireName, boolean higherIsBetter, double minEffect, ToDoubleFunction<ResultRow> ofRow,
+               ToDoubleFunction<SampleRecord> ofSample) {
+            this.wireName = wireName;
+            this.higherIsBetter = higherIsBetter;
+            this.minEffect = minEffect;
+            this.ofRow = ofRow;
+            this.ofSample = ofSample;
+        }
+
+        /** "rps", "p99" or "cpu", as in compare.csv's metric column. */
+        public String wireName() {
+            return wireName;
+        }
+
+        public boolean higherIsBetter() {
+            return higherIsBetter;
+        }
+
+        /** The smallest relative change called a change, whatever the runs' own scatter. */
+        public double minEffect() {
+            return minEffect;
+        }
+
+        public double of(ResultRow row) {
+            return ofRow.applyAsDouble(row);
+        }
+
+        public double of(SampleRecord sample) {
+            return ofSample.applyAsDouble(sample);
+        }
+    }
+
+    /**
+     * One figure of one step, B against A.
+     *
+     * @param a A's figure (results.csv: the median of its repeats)
+     * @param b B's figure
+     * @param ratio the estimate of B/A (from the samples when both sides have two or more, else b / a)
+     * @param ciLow the interval's lower end, NaN without a noise estimate
+     * @param ciHigh the interval's upper end, NaN without a noise estimate
+     * @param confidence the interval's coverage, 0..1 (0 without an interval)
+     * @param nA how many usable samples of A (positive, finite; a run without samples.csv counts its
+     *           results.csv figure as one)
+     * @param nB how many usable samples of B
+     * @param noiseFloor the smallest change the verdict would call (see {@link Verdict}), NaN without a noise estimate
+     * @param verdict faster, slower, within noise or no noise estimate
+     */
+    public record Change(Metric metric, double a, double b, double ratio, double ciLow, double ciHigh,
+                         double confidence, int nA, int nB, double noiseFloor, Verdict verdict) {
+
+    }
+
+    /** One step present in both runs, with its three {@link Change}s in {@link Metric} order. */
+    public record Match(ResultRow.StepKey key, ResultRow a, ResultRow b, List<Change> changes, List<String> flags) {
+
+        public Change change(Metric metric) {
+            return changes.get(metric.ordinal());
+        }
+
+        public double rpsRatio() {
+            return change(Metric.RPS).ratio();
+        }
+
+        public double p99Ratio() {
+            return change(Metric.P99).ratio();
+        }
+
+        public double cpuRatio() {
+            return change(Metric.CPU).ratio();
+        }
+    }
+
+    /** A change beyond noise, with the step it belongs to. */
+    public record Finding(Match match, Change change) {
+    }
+
+    /** Two runs without samples: ratios only, every verdict {@link Verdict#NO_NOISE_ESTIMATE}. */
+    public static Comparison of(List<ResultRow> a, List<ResultRow> b) {
+        return of(a, Map.of(), b, Map.of());
+    }
+
+    /**
+     * Two runs with their samples by step ({@code SamplesCsv.byStep}); a step missing from a map
+     * is taken as the single sample its results.csv row is.
+     */
+    public static Comparison of(List<ResultRow> a, Map<ResultRow.StepKey, List<SampleRecord>> samplesA,
+                                List<ResultRow> b, Map<ResultRow.StepKey, List<SampleRecord>> samplesB) {
+        Map<ResultRow.StepKey, ResultRow> byKeyB = index(b);
+        Map<ResultRow.StepKey, ResultRow> byKeyA = index(a);
+        List<Match> matched = new ArrayList<>();
+        List<ResultRow.StepKey> onlyA = new ArrayList<>();
+        for (Map.Entry<ResultRow.StepKey, ResultRow> e : byKeyA.entrySet()) {
+            ResultRow rb = byKeyB.get(e.getKey());
+            if (rb == null) {
+                onlyA.add(e.getKey());
+                continue;
+            }
+            ResultRow ra = e.getValue();
+            List<String> flags = new ArrayList<>();
+            if (!ra.driver().equals(rb.driver())) {
+                flags.add("different drivers: " + ra.driver() + " / " + rb.driver());
+            }
+            if (!ra.jdk().equals(rb.jdk())) {
+                flags.add("JDK " + ra.jdk() + " / " + rb.jdk());
+            }
+            if (ra.errors() > 0 || rb.errors() > 0) {
+                flags.add("errors " + ra.errors() + " / " + rb.errors());
+            }
+            List<SampleRecord> sa = samplesA.getOrDefault(e.getKey(), List.of());
+            List<SampleRecord> sb = samplesB.getOrDefault(e.getKey(), List.of());
+            flags.addAll(caveats(sa, sb));
+            List<Change> changes = new ArrayList<>();
+            for (Metric metric : Metric.values()) {
+                changes.add(change(metric, metric.of(ra), metric.of(rb), byFork(metric, sa, ra), byFork(metric, sb, rb)));
+            }
+            matched.add(new Match(e.getKey(), ra, rb, List.copyOf(changes), flags));
+        }
+        List<ResultRow.StepKey> onlyB = new ArrayList<>();
+        for (ResultRow.StepKey key : byKeyB.keySet()) {
+            if (!byKeyA.containsKey(key)) {
+                onlyB.add(key);
+            }
+        }
+        return new Comparison(matched, onlyA, onlyB);
+    }
+
+    /**
+     * One figure of samples measured once per fresh server (or search): {@link #change(Metric, double,
+     * double, List, List)} with every sample its own fork.
+     */
+    public static Change change(Metric metric, double a, double b, double[] samplesA, double[] samplesB) {
+        return change(metric, a, b, eachItsOwnFork(samplesA), eachItsOwnFork(samplesB));
+    }
+
+    /**
+     * One figure: {@code a} and {@code b} as shown, the ratio, interval and verdict from the
+     * samples grouped by fork when each side has at least two usable ones (positive, finite), else
+     * b / a and {@link Verdict#NO_NOISE_ESTIMATE}. The noise floor of the verdict is that of
+     * {@link Verdict#noiseFloor}, from all the samples of each side.
+     */
+    public static Change change(Metric metric, double a, double b, List<double[]> forksA, List<double[]> forksB) {
+        RatioInterval r = ForkedSamples.ratio(ForkedSamples.estimate(forksA), ForkedSamples.estimate(forksB));
+        if (r.nA() < 2 || r.nB() < 2) {
+            return new Change(metric, a, b, ratio(b, a), Double.NaN, Double.NaN, 0, r.nA(), r.nB(), Double.NaN,
+                    Verdict.NO_NOISE_ESTIMATE);
+        }
+        double floor = Verdict.noiseFloor(flat(forksA), flat(forksB), metric.minEffect());
+        return new Change(metric, a, b, r.ratio(), r.ciLow(), r.ciHigh(), r.confidence(), r.nA(), r.nB(), floor,
+                Verdict.decide(r, floor, metric.higherIsBetter()));
+    }
+
+    private static List<double[]> eachItsOwnFork(double[] samples) {
+        return Arrays.stream(samples).mapToObj(v -> new double[] {v}).toList();
+    }
+
+    private static double[] flat(List<double[]> forks) {
+        return forks.stream().flatMapToDouble(Arrays::stream).toArray();
+    }
+
+    /**
+     * The flags that make a step's figures suspect, each with how many of the samples it touched:
+     * they are shown beside the verdicts, never instead of them.
+     */
+    static List<String> caveats(List<SampleRecord> a, List<SampleRecord> b) {
+        List<SampleRecord> all = new ArrayList<>(a);
+        all.addAll(b);
+        List<String> caveats = new ArrayList<>();
+        count(caveats, all, s -> !s.warmupSettled(), "warm-up cut short");
+        count(caveats, all, s -> !s.steady(), "NOT STEADY");
+        count(caveats, all, SampleRecord::notQuiet, "NOT QUIET");
+        count(caveats, all, SampleRecord::loadSaturated, "SATURATED");
+        boolean oneForkA = !a.isEmpty() && a.stream().map(SampleRecord::repeat).distinct().count() == 1 && a.size() > 1;
+        boolean oneForkB = !b.isEmpty() && b.stream().map(SampleRecord::repeat).distinct().count() == 1 && b.size() > 1;
+        if (oneForkA || oneForkB) {
+            caveats.add("one fork in " + (oneForkA && oneForkB ? "A and B" : oneForkA ? "A" : "B")
+                    + ": the spread between fresh JVMs is not in the interval");
+        }
+        return caveats;
+    }
+
+    private static void count(List<String> caveats, List<SampleRecord> samples, Predicate<SampleRecord> flagged,
+                              String name) {
+        long n = samples.stream().filter(flagged).count();
+        if (n > 0) {
+            caveats.add(name + " in " + n + " of " + samples.size() + " samples");
+        }
+    }
+
+    /** The changes beyond noise, step by step in file order. */
+    public List<Finding> findings() {
+        List<Finding> findings = new ArrayList<>();
+        for (Match m : matched) {
+            for (Change c : m.changes()) {
+                if (c.verdict().changed()) {
+                    findings.add(new Finding(m, c));
+                }
+            }
+        }
+        return findings;
+    }
+
+    /** How many figures (steps × metrics) had no noise estimate. */
+    public long withoutNoiseEstimate() {
+        return matched.stream().flatMap(m -> m.changes().stream()).filter(c -> c.verdict() == Verdict.NO_NOISE_ESTIMATE).count();
+    }
+
+    /** {@code b / a}, or NaN when {@code a} is zero or either is missing. */
+    public static double ratio(double b, double a) {
+        if (Double.isNaN(a) || Double.isNaN(b) || a == 0) {
+            return Double.NaN;
+        }
+        return b / a;
+    }
+
+    /**
+     * A step's samples of one metric grouped by fork (samples.csv's {@code repeat}), or its
+     * results.csv figure as the only sample when it has none.
+     */
+    private static List<double[]> byFork(Metric metric, List<SampleRecord> samples, ResultRow row) {
+        if (samples.isEmpty()) {
+            return List.of(new double[] {metric.of(row)});
+        }
+        Map<Integer, List<SampleRecord>> forks = new TreeMap<>();
+        for (SampleRecord s : samples) {
+            forks.computeIfAbsent(s.repeat(), k -> new ArrayList<>()).add(s);
+        }
+        return forks.values().stream().map(f -> f.stream().mapToDouble(metric::of).toArray()).toList();
+    }
+
+    /** Rows by key, in file order; when a key repeats (a re-run step) the last row wins. */
+    private static Map<ResultRow.StepKey, ResultRow> index(List<ResultRow> rows) {
+        Map<ResultRow.StepKey, ResultRow> map = new LinkedHashMap<>();
+        for (ResultRow row : rows) {
+            map.put(row.key(), row);
+        }
+        return map;
+    }
+}

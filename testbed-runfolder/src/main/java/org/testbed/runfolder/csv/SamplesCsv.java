@@ -1,0 +1,28 @@
+package org.testbed.runfolder.csv;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.testbed.runfolder.ResultRow;
+
+
+/** {@code samples.csv}: every measurement of every step ({@link SampleRecord}), in the order taken. */
+public final class SamplesCsv {
+    public static final String FILE = "samples.csv";
+    /** The key columns and {@code repeat} are required; a file from an older runner may lack later ones. */
+    public static final CsvTable<SampleRecord> TABLE = new CsvTable<>(FILE, SampleRecord.COLUMNS,
+            SampleRecord.COLUMNS.subList(0, 5), SampleRecord::fields, SampleRecord::of);
+
+    private SamplesCsv() {
+    }
+
+    /** The samples of each step, steps in the order first measured. */
+    public static Map<ResultRow.StepKey, List<SampleRecord>> byStep(List<SampleRecord> samples) {
+        Map<ResultRow.StepKey, List<SampleRecord>> map = new LinkedHashMap<>();
+        for (SampleRecord s : samples) {
+            map.computeIfAbsent(s.key(), k -> new ArrayList<>()).add(s);
+        }
+        return map;
+    }
+}

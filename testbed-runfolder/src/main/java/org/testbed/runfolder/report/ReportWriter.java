@@ -1,0 +1,200 @@
+package org.testbed.runfolder.report;
+
+import org.testbed.runfolder.EnvironmentFile;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.capacity.CapacityCsv;
+import org.testbed.runfolder.capacity.Sla;
+import org.testbed.runfolder.capacity.CapacityRecord;
+import org.testbed.runfolder.counters.CounterRecord;
+import org.testbed.runfolder.counters.CountersCsv;
+import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.csv.StepsCsv;
+
+/**
+ * Writes {@code report.html} for a run folder: one self-contained file (CSS, script and data
+ * inlined, no network) whose small SVG renderer draws rps and p99 against the level per variant,
+ * CPU ms per request (user and system stacked), the percentile table, the environment, and for
+ * the delay scenario the Little's-law bound of the sync variants. A run with repeats shows each
+ * step's spread from steps.csv (error bars: the confidence interval of the median), the steps
+ * that were not steady (ringed on the charts, marked in the tables), the warm-up each variant
+ * used, and a warning when the variants ran on different JDKs. A run with {@code --sla} leads with
+ * the capacities found (a bar chart with each capacity's range over the passes, and a table with
+ * every search's probes and why it stopped), the probes themselves drawn below like any open-model step. When the page has rendered it
+ * sets {@code data-render="ok"} on {@code <body>} (or {@code "error"} with the messages in
+ * {@code #render-errors}), which the headless-browser test reads.
+ */
+public final class ReportWriter {
+    public static final String FILE = "report.html";
+
+    private ReportWriter() {
+    }
+
+    /** Regenerates {@code report.html} in {@code runDir}; returns its path. */
+    public static Path write(Path runDir) throws IOException {
+        List<ResultRow> rows = ResultsCsv.read(runDir.resolve(ResultsCsv.FILE));
+        List<StepRecord> steps = StepsCsv.TABLE.read(runDir.resolve(StepsCsv.FILE));
+        JsonNode env = EnvironmentFile.read(runDir.resolve(EnvironmentFile.NAME));
+        ObjectNode data = EnvironmentFile.JSON.createObjectNode();
+        data.set("rows", rowsJson(rows, steps));
+        data.set("env", env);
+        List<CounterRecord> counters = CountersCsv.medians(CountersCsv.TABLE.read(runDir.resolve(CountersCsv.FILE)));
+        if (!counters.isEmpty()) {
+            data.set("counters", countersJson(counters));
+        }
+        List<CapacityCsv.Summary> capacities = CapacityCsv.summaries(CapacityCsv.TABLE.read(runDir.resolve(CapacityCsv.FILE)));
+        if (!capacities.isEmpty()) {
+            data.set("capacity", capacityJson(capacities));
+        }
+        String title = "testbed run " + (rows.isEmpty() ? runDir.getFileName() : rows.get(0).runId());
+        Path file = runDir.resolve(FILE);
+        Files.writeString(file, page(title, "report", data), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    /** The rows of a run as JSON objects, each with its steps.csv record merged in under {@code step}. */
+    public static ArrayNode rowsJson(List<ResultRow> rows, List<StepRecord> steps) {
+        Map<ResultRow.StepKey, StepRecord> byKey = new HashMap<>();
+        for (StepRecord step : steps) {
+            byKey.put(step.key(), step);
+        }
+        ArrayNode array = EnvironmentFile.JSON.createArrayNode();
+        for (ResultRow row : rows) {
+            ObjectNode n = array.addObject();
+            List<String> fields = row.fields();
+            for (int i = 0; i < ResultsCsv.COLUMNS.size(); i++) {
+                String column = ResultsCsv.COLUMNS.get(i);
+                String value = fields.get(i);
+                if (isNumeric(column)) {
+                    if (value.isEmpty()) {
+                        n.putNull(column);
+                    } else {
+                        n.put(column, Double.parseDouble(value));
+                    }
+                } else {
+                    n.put(column, value);
+                }
+            }
+            StepRecord step = byKey.get(row.key());
+            if (step != null) {
+                ObjectNode s = EnvironmentFile.JSON.valueToTree(step);
+                if (!step.sla().isEmpty()) {
+                    // The objective as numbers, parsed here once, for the chart's line.
+                    Sla sla = Sla.parse(step.sla());
+                    s.put("slaPercentile", sla.percentile());
+                    s.put("slaBoundMs", sla.boundMs());
+                }
+                n.set("step", s);
+            }
+        }
+        return array;
+    }
+
+    /** capacity.csv's searches, one object per capacity: the median over the passes, its range, each search. */
+    static ArrayNode capacityJson(List<CapacityCsv.Summary> capacities) {
+        ArrayNode array = EnvironmentFile.JSON.createArrayNode();
+        for (CapacityCsv.Summary c : capacities) {
+            ObjectNode n = array.addObject();
+            CapacityRecord first = c.first();
+            n.put("variant", first.variant());
+            n.put("scenario", first.scenario());
+            n.put("conditions", first.conditions().label());
+            n.put("sla", first.sla());
+            n.put("capacity_rps", c.capacity().median());
+            n.put("min", c.capacity().min());
+            n.put("max", c.capacity().max());
+            n.put("searches", c.searches().size());
+            ArrayNode searches = n.putArray("passes");
+            for (CapacityRecord r : c.searches()) {
+                ObjectNode s = searches.addObject();
+                s.put("repeat", r.repeat());
+                s.put("capacity_rps", r.capacityRps());
+                s.put("probe_log", r.probeLog());
+                s.put("reason", r.reason());
+            }
+        }
+        return array;
+    }
+
+    /** counters.csv records as JSON objects by column; a figure perf could not count is null. */
+    public static ArrayNode countersJson(List<CounterRecord> records) {
+        ArrayNode array = EnvironmentFile.JSON.createArrayNode();
+        for (CounterRecord r : records) {
+            ObjectNode n = array.addObject();
+            n.put("variant", r.variant());
+            n.put("scenario", r.scenario());
+            n.put("concurrency", r.concurrency());
+            n.put("target_rps", r.targetRps());
+            n.put("conditions", r.conditions().label());
+            n.put("repeat", r.repeat());
+            n.put("requests", r.requests());
+            double[] figures = r.figures();
+            for (int i = 0; i < figures.length; i++) {
+                if (Double.isNaN(figures[i])) {
+                    n.putNull(CounterRecord.figureColumns().get(i));
+                } else {
+                    n.put(CounterRecord.figureColumns().get(i), figures[i]);
+                }
+            }
+            n.put("unavailable", r.unavailable());
+        }
+        return array;
+    }
+
+    private static boolean isNumeric(String column) {
+        return switch (column) {
+            case "run_id", "started_at", "host", "arch", "cpu_model", "jdk", "variant", "mode", "scenario", "driver",
+                 "conditions" -> false;
+            default -> true;
+        };
+    }
+
+    /**
+     * The {@code rules} object of a page's data: the thresholds the page draws, as this code decides
+     * them, so that the script never types one again. Every page gets the "not quiet" limit.
+     */
+    public static ObjectNode rules(JsonNode data) {
+        ObjectNode page = (ObjectNode) data;
+        return page.has("rules") ? (ObjectNode) page.get("rules") : page.putObject("rules");
+    }
+
+    /** A page: the shared CSS and renderer, the data, and {@code mode} ("report" or "compare") to draw. */
+    public static String page(String title, String mode, JsonNode data) throws IOException {
+        rules(data).put("notQuietPct", SampleRecord.NOT_QUIET_PCT);
+        String json = EnvironmentFile.JSON.writeValueAsString(data).replace("</", "<\\/").replace("<!--", "<\\!--");
+        return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                + "<title>" + escape(title) + "</title>\n<style>\n" + resource("report.css") + "</style>\n</head>\n"
+                + "<body data-render=\"pending\" data-mode=\"" + mode + "\">\n"
+                + "<header><h1>" + escape(title) + "</h1>"
+                + "<p id=\"render-status\">This report draws its charts with inline JavaScript; if you read this, scripts are disabled.</p>"
+                + "<pre id=\"render-errors\" hidden></pre></header>\n<main id=\"main\"></main>\n"
+                + "<script type=\"application/json\" id=\"data\">" + json + "</script>\n"
+                + "<script>\n" + resource("report.js") + "</script>\n</body>\n</html>\n";
+    }
+
+    public static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    private static String resource(String name) throws IOException {
+        try (InputStream in = ReportWriter.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IOException("missing resource " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}

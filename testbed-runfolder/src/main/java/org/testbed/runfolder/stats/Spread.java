@@ -1,0 +1,23 @@
+package org.testbed.runfolder.stats;
+
+/**
+ * How a figure varied over the samples of a step: their median, their range, and a confidence
+ * interval: for a step's samples that of their centre fork by fork ({@link ForkedSamples}, which
+ * can reach beyond the range when forks are few); for repeated capacity searches the
+ * distribution-free interval of the median ({@link MedianInterval}).
+ *
+ * @param n how many samples
+ * @param median the median of the samples (the figure results.csv shows)
+ * @param min the smallest sample
+ * @param max the largest sample
+ * @param ciLow the interval's lower end
+ * @param ciHigh the interval's upper end
+ * @param confidence the interval's coverage, 0..1 (0 when there is a single sample: no interval)
+ */
+public record Spread(int n, double median, double min, double max, double ciLow, double ciHigh, double confidence) {
+
+    /** One sample: no spread known. */
+    public static Spread single(double value) {
+        return new Spread(1, value, value, value, value, value, 0);
+    }
+}

@@ -1,0 +1,44 @@
+package org.testbed.runfolder.capacity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testbed.runfolder.Conditions;
+
+class CapacityCsvTest {
+
+    private static CapacityRecord search(String variant, Conditions conditions, int repeat, double capacity) {
+        return new CapacityRecord(variant, "mix", conditions, "p99<=5ms", repeat, capacity, 9,
+                "100:met 200:met 400:missed", "200 req/s met p99<=5ms, 400 req/s missed it (p99 was 7.10 ms)");
+    }
+
+    @Test
+    void recordsReadBackAsWritten(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve(CapacityCsv.FILE);
+        CapacityCsv.TABLE.create(file);
+        CapacityRecord written = search("vertx", new Conditions(true, true, false), 2, 41_250);
+        CapacityCsv.TABLE.append(file, written);
+        assertThat(Files.readString(file)).startsWith(String.join(",", CapacityRecord.COLUMNS));
+        assertThat(CapacityCsv.TABLE.read(file)).containsExactly(written);
+    }
+
+    @Test
+    void theSearchesOfEachPassFoldIntoAMedianAndItsRange() {
+        List<CapacityCsv.Summary> summaries = CapacityCsv.summaries(List.of(
+                search("vertx", Conditions.PLAIN, 1, 30_000), search("spring", Conditions.PLAIN, 1, 9_000),
+                search("vertx", Conditions.PLAIN, 2, 34_000), search("vertx", new Conditions(true, false, false), 1, 20_000),
+                search("vertx", Conditions.PLAIN, 3, 31_000)));
+        assertThat(summaries).extracting(s -> s.first().variant() + " " + s.first().conditions())
+                .containsExactly("vertx plain", "spring plain", "vertx tls");
+        CapacityCsv.Summary vertx = summaries.get(0);
+        assertThat(vertx.searches()).hasSize(3);
+        assertThat(vertx.capacity().median()).isEqualTo(31_000);
+        assertThat(vertx.capacity().min()).isEqualTo(30_000);
+        assertThat(vertx.capacity().max()).isEqualTo(34_000);
+        assertThat(summaries.get(2).capacity().median()).isEqualTo(20_000);
+    }
+}

@@ -1,0 +1,114 @@
+package org.testbed.runfolder.csv;
+
+import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.Csv;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.ResultsCsv;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.testbed.runfolder.stats.Spread;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResultsCsvTest {
+    /** Copied from docs/DESIGN.md, "Results": the columns every machine writes, in this order. */
+    static final String DESIGN_COLUMNS = "run_id, started_at, host, arch, cpu_model, cpus, jdk, variant, mode, scenario, driver,"
+            + " concurrency, target_rps, duration_s, requests, errors, rps, lat_p50_ms, lat_p90_ms, lat_p99_ms,"
+            + " lat_p999_ms, lat_max_ms, cpu_user_ms_per_req, cpu_sys_ms_per_req, server_rss_mb, gc_count, gc_ms,"
+            + " conditions";
+
+    static ResultRow row(String variant, int concurrency, double rps, double p99, double user, double sys) {
+        return new ResultRow("r1", "2025-01-01T00:00:00Z", "host", "x86_64", "Intel(R) Xeon(R), \"Gold\" 6338", 2,
+                "17.0.15+6", variant, "sync", "mix", "testbed-nio", concurrency, 0, 10.0, 1000, 0, rps, 0.5, 1.0, p99, 3.0,
+                4.0, user, sys, 200.5, 3, 12.5);
+    }
+
+    @Test
+    void headerIsDesignMdsListExactly() {
+        List<String> design = Arrays.stream(DESIGN_COLUMNS.split(",")).map(String::strip).toList();
+        assertThat(ResultsCsv.COLUMNS).containsExactlyElementsOf(design);
+        assertThat(ResultsCsv.header()).isEqualTo(String.join(",", design) + "\n");
+        assertThat(row("v", 1, 1, 1, 1, 1).fields()).hasSameSizeAs(design);
+    }
+
+    @Test
+    void rowsRoundTripWithQuotedFields(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("results.csv");
+        ResultsCsv.create(file);
+        ResultRow a = row("vertx", 64, 12345.6, 2.5, 0.04, 0.01);
+        ResultRow b = row("spring-tomcat", 8, 999.9, 7.125, 0.12345, 0.05);
+        ResultsCsv.append(file, a);
+        ResultsCsv.append(file, b);
+        List<String> lines = Files.readAllLines(file);
+        assertThat(lines).hasSize(3);
+        assertThat(lines.get(1)).contains("\"Intel(R) Xeon(R), \"\"Gold\"\" 6338\"");
+        List<ResultRow> read = ResultsCsv.read(file);
+        assertThat(read).containsExactly(a, b);
+        assertThat(read.get(1).cpuMsPerReq()).isEqualTo(0.12345 + 0.05);
+    }
+
+    @Test
+    void aMissingPerRequestFigureIsAnEmptyField() {
+        ResultRow empty = new ResultRow("r", "t", "h", "a", "c", 1, "j", "v", "m", "s", "d", 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+                Double.NaN, Double.NaN, 1, 0, 0);
+        assertThat(empty.fields().get(ResultsCsv.COLUMNS.indexOf("cpu_user_ms_per_req"))).isEmpty();
+    }
+
+    @Test
+    void sidecarRoundTrips(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("steps.csv");
+        StepsCsv.TABLE.create(file);
+        StepRecord step = new StepRecord("vertx", "delay", 400, 0, "testbed-nio", 1234, 65.5, 30.0, 97.0, 100.0, 1.5, 3.0, 96.0, true, 400, "0", "1", 150, 200,
+                "raw/vertx/delay-c0400.txt", "", 3,
+                // steps.csv keeps the spread; the median itself is results.csv's figure, read back as unknown
+                new Spread(3, Double.NaN, 2600, 2680, 2600, 2680, 0.75), new Spread(3, Double.NaN, 151.2, 160.9, 151.2, 160.9, 0.75),
+                new Spread(3, Double.NaN, 0.041, 0.044, 0.041, 0.044, 0.75), 12.0, 1, Double.NaN, Double.NaN, 2);
+        StepsCsv.TABLE.append(file, step);
+        assertThat(StepsCsv.TABLE.read(file)).containsExactly(step);
+        assertThat(StepsCsv.TABLE.read(dir.resolve("absent.csv"))).isEmpty();
+    }
+
+    @Test
+    void conditionsRoundTripAndAFileWithoutThemReadsAsPlain(@TempDir Path dir) throws Exception {
+        ResultRow plain = row("vertx", 64, 12345.6, 2.5, 0.04, 0.01);
+        List<String> f = plain.fields();
+        ResultRow tls = ResultRow.of(java.util.stream.IntStream.range(0, f.size()).boxed().collect(java.util.stream.Collectors
+                .toMap(ResultsCsv.COLUMNS::get, i -> ResultsCsv.COLUMNS.get(i).equals("conditions") ? "tls+gzip" : f.get(i))));
+        assertThat(tls.conditions()).isEqualTo(new Conditions(true, true, false));
+        assertThat(tls.key()).isNotEqualTo(plain.key());
+        Path file = dir.resolve("results.csv");
+        ResultsCsv.write(file, List.of(plain, tls));
+        assertThat(ResultsCsv.read(file)).containsExactly(plain, tls);
+        assertThat(Files.readAllLines(file).get(2)).endsWith(",tls+gzip");
+
+        // A results.csv from before the column: every row plain.
+        Path old = dir.resolve("old.csv");
+        String header = String.join(",", ResultsCsv.COLUMNS.subList(0, ResultsCsv.COLUMNS.size() - 1));
+        String line = String.join(",", f.subList(0, f.size() - 1)).replace("Intel(R) Xeon(R), \"Gold\" 6338", "cpu");
+        Files.writeString(old, header + "\n" + line + "\n");
+        assertThat(ResultsCsv.read(old)).singleElement().extracting(ResultRow::conditions).isEqualTo(Conditions.PLAIN);
+    }
+
+    @Test
+    void conditionsSayWhichAreOnAndRefuseUnknownOnes() {
+        assertThat(Conditions.PLAIN.label()).isEqualTo("plain");
+        assertThat(new Conditions(true, false, false).label()).isEqualTo("tls");
+        assertThat(new Conditions(false, true, true).label()).isEqualTo("gzip+metrics");
+        for (Conditions c : List.of(Conditions.PLAIN, new Conditions(true, true, true), new Conditions(false, true, false))) {
+            assertThat(Conditions.parse(c.label())).isEqualTo(c);
+        }
+        assertThat(Conditions.parse("")).isEqualTo(Conditions.PLAIN);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Conditions.parse("tls+zstd"))
+                .hasMessageContaining("unknown condition 'zstd'");
+    }
+
+    @Test
+    void csvParserHandlesQuotesCommasAndLineBreaks() {
+        List<List<String>> parsed = Csv.parse("a,\"b,c\",\"d\"\"e\"\n\"multi\nline\",,x\n");
+        assertThat(parsed).containsExactly(List.of("a", "b,c", "d\"e"), List.of("multi\nline", "", "x"));
+    }
+}

@@ -1,0 +1,65 @@
+package org.testbed.runfolder.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Debian's headless Chromium, to open a report as a person would and read back the DOM after its
+ * scripts ran. Missing Chromium fails the test with what to install: a render test that skips is
+ * not a render test.
+ */
+public final class Chromium {
+    private Chromium() {
+    }
+
+    public static Path binary() {
+        String configured = System.getenv("CHROMIUM_BIN");
+        List<String> candidates = new ArrayList<>();
+        if (configured != null && !configured.isBlank()) {
+            candidates.add(configured);
+        }
+        candidates.addAll(List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"));
+        for (String c : candidates) {
+            if (Files.isExecutable(Path.of(c))) {
+                return Path.of(c);
+            }
+        }
+        throw new IllegalStateException("headless Chromium is needed to check that report.html renders:"
+                + " apt-get install -y chromium (or set CHROMIUM_BIN)");
+    }
+
+    /** The DOM after the page's scripts ran ({@code --dump-dom}). */
+    public static String dumpDom(Path page) throws IOException, InterruptedException {
+        return run(page, "--dump-dom");
+    }
+
+    /** A PNG screenshot of the page. */
+    public static void screenshot(Path page, Path png) throws IOException, InterruptedException {
+        run(page, "--screenshot=" + png.toAbsolutePath(), "--window-size=1300,2400");
+    }
+
+    private static String run(Path page, String... what) throws IOException, InterruptedException {
+        Path profile = Files.createTempDirectory("chromium-profile");
+        List<String> command = new ArrayList<>(List.of(binary().toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--disable-dev-shm-usage", "--user-data-dir=" + profile));
+        command.addAll(List.of(what));
+        command.add(page.toAbsolutePath().toUri().toString());
+        Path err = Files.createTempFile("chromium", ".log");
+        Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException("chromium did not finish within 60 s");
+        }
+        if (p.exitValue() != 0) {
+            throw new IOException("chromium exited " + p.exitValue() + ": " + Files.readString(err));
+        }
+        return new String(out, StandardCharsets.UTF_8);
+    }
+}
