@@ -102,9 +102,9 @@ class GatlingSmokeIT {
         for (ResultRow row : rows) {
             assertThat(row.driver()).isEqualTo("gatling");
             assertThat(row.variant()).as("the variant, as the target's health check names it").isEqualTo(VARIANT);
-            assertThat(row.errors()).as("%s errors at %s", simulation, row.key().level()).isZero();
+            assertThat(row.throughput().errors()).as("%s errors at %s", simulation, row.key().level()).isZero();
         }
-        assertThat(rows.stream().mapToLong(ResultRow::requests).sum()).as("%s requests", simulation).isPositive();
+        assertThat(rows.stream().mapToLong(r -> r.throughput().requests()).sum()).as("%s requests", simulation).isPositive();
         note(simulation, rows, "");
     }
 
@@ -137,7 +137,7 @@ class GatlingSmokeIT {
                 GatlingRun.tail(run.log(), 30)).isEqualTo(GatlingRun.ASSERTIONS_FAILED);
         assertThat(Files.readString(run.log())).contains("percentage of failed events is less than or equal to");
         List<ResultRow> rows = run.rows();
-        assertThat(rows.stream().mapToLong(ResultRow::errors).sum()).as("errors with memcached stopped").isPositive();
+        assertThat(rows.stream().mapToLong(r -> r.throughput().errors()).sum()).as("errors with memcached stopped").isPositive();
         note("MaxThroughput", rows, "memcached stopped: failed as expected");
     }
 
@@ -152,9 +152,9 @@ class GatlingSmokeIT {
     }
 
     private void note(String simulation, List<ResultRow> rows, String note) {
-        long requests = rows.stream().mapToLong(ResultRow::requests).sum();
-        long errors = rows.stream().mapToLong(ResultRow::errors).sum();
-        double p99 = rows.stream().mapToDouble(ResultRow::latP99Ms).max().orElse(Double.NaN);
+        long requests = rows.stream().mapToLong(r -> r.throughput().requests()).sum();
+        long errors = rows.stream().mapToLong(r -> r.throughput().errors()).sum();
+        double p99 = rows.stream().mapToDouble(r -> r.latency().p99Ms()).max().orElse(Double.NaN);
         table.add(String.format(Locale.ROOT, "%-15s %3d row(s) %9d requests %7d errors  worst p99 %8.3f ms  %s",
                 simulation, rows.size(), requests, errors, p99, note));
     }

@@ -77,10 +77,13 @@ record Summary(String simulation, String runId, String injector, String target, 
             double load = windows.isEmpty() ? runLoad : r.load();
             boolean rate = unit == LoadUnit.ARRIVALS_PER_SECOND;
             String started = loadStartedAt == null ? startedAt : loadStartedAt.plus(r.offset()).toString();
-            rows.add(new ResultRow(runId, started, host, arch, cpuModel, cpus, "", variant, "", workload, DRIVER,
-                    rate ? 0 : (int) Math.round(load), rate ? load : 0, r.seconds(), r.requests(), r.ko(), r.rps(),
-                    latency(r, r.p50()), latency(r, r.p90()), latency(r, r.p99()), latency(r, r.p999()), latency(r, r.max()),
-                    Double.NaN, Double.NaN, Double.NaN, ResultRow.UNKNOWN_COUNT, Double.NaN));
+            // Gatling sees neither the server's JDK and mode nor its CPU, memory or GC: those are empty fields.
+            rows.add(new ResultRow(new ResultRow.Origin(runId, started, host, arch, cpuModel, cpus, ""),
+                    new ResultRow.StepKey(variant, workload, rate ? 0 : (int) Math.round(load), rate ? load : 0, null), "",
+                    DRIVER, new ResultRow.Throughput(r.seconds(), r.requests(), r.ko(), r.rps()),
+                    new ResultRow.Latencies(latency(r, r.p50()), latency(r, r.p90()), latency(r, r.p99()),
+                            latency(r, r.p999()), latency(r, r.max())),
+                    ResultRow.ServerCost.UNKNOWN));
         }
         return rows;
     }

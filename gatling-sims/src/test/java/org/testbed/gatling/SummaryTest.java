@@ -68,19 +68,19 @@ class SummaryTest {
         assertThat(first.variant()).isEqualTo("spring-tomcat");
         assertThat(first.scenario()).isEqualTo("mix");
         assertThat(first.concurrency()).isZero();
-        assertThat(first.requests()).isEqualTo(100);
-        assertThat(first.errors()).isEqualTo(1);
-        assertThat(first.rps()).isEqualTo(100.0);
-        assertThat(first.latP50Ms()).isCloseTo(2.0, org.assertj.core.data.Offset.offset(0.01));
-        assertThat(first.startedAt()).isEqualTo("2025-01-01T00:00:01Z");
-        assertThat(rows.get(1).startedAt()).isEqualTo("2025-01-01T00:00:02Z");
-        assertThat(first.host()).isEqualTo(Machine.hostName());
+        assertThat(first.throughput().requests()).isEqualTo(100);
+        assertThat(first.throughput().errors()).isEqualTo(1);
+        assertThat(first.throughput().rps()).isEqualTo(100.0);
+        assertThat(first.latency().p50Ms()).isCloseTo(2.0, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(first.origin().startedAt()).isEqualTo("2025-01-01T00:00:01Z");
+        assertThat(rows.get(1).origin().startedAt()).isEqualTo("2025-01-01T00:00:02Z");
+        assertThat(first.origin().host()).isEqualTo(Machine.hostName());
         // What Gatling cannot know stays unknown rather than invented.
-        assertThat(first.jdk()).isEmpty();
+        assertThat(first.origin().jdk()).isEmpty();
         assertThat(first.mode()).isEmpty();
-        assertThat(first.cpuUserMsPerReq()).isNaN();
-        assertThat(first.serverRssMb()).isNaN();
-        assertThat(first.gcCount()).isEqualTo(ResultRow.UNKNOWN_COUNT);
+        assertThat(first.server().cpuUserMsPerReq()).isNaN();
+        assertThat(first.server().rssMb()).isNaN();
+        assertThat(first.server().gcCount()).isEqualTo(ResultRow.UNKNOWN_COUNT);
         assertThat(new ObjectMapper().readTree(dir.resolve("environment.json").toFile()).at("/run/driver").asText())
                 .isEqualTo("gatling");
     }
@@ -95,7 +95,7 @@ class SummaryTest {
         List<ResultRow> rows = ResultsCsv.read(dir.resolve("whole").resolve(ResultsCsv.FILE));
         assertThat(rows).extracting(ResultRow::concurrency).containsExactly(20);
         assertThat(rows.get(0).targetRps()).isZero();
-        assertThat(rows.get(0).startedAt()).isEqualTo("2025-01-01T00:00:00Z");
+        assertThat(rows.get(0).origin().startedAt()).isEqualTo("2025-01-01T00:00:00Z");
 
         RunStats.Row warmup = new RunStats.Row("warmup", 5, 10, 10, 0, 1.0, 10, 1, 2, 3, 4, 5, Duration.ZERO);
         RunStats.Row level = new RunStats.Row("level-01", 5, 10, 10, 0, 1.0, 10, 1, 2, 3, 4, 5, Duration.ofSeconds(1));
@@ -116,6 +116,6 @@ class SummaryTest {
         Summary empty = new Summary("MaxThroughput", "run5", "i0", "http://127.0.0.1:1", "", "mix", "closed",
                 "throughput", Summary.LoadUnit.USERS, false, "2025-01-01T00:00:00Z", null, 20, Map.of(), nothing,
                 List.of(), 20, null);
-        assertThat(empty.resultRows().get(0).latP99Ms()).isNaN();
+        assertThat(empty.resultRows().get(0).latency().p99Ms()).isNaN();
     }
 }

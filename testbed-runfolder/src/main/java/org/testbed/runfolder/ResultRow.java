@@ -2,11 +2,12 @@ package org.testbed.runfolder;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import org.testbed.runfolder.csv.Column;
+import org.testbed.runfolder.csv.CsvRow;
 
 /**
  * One row of {@code results.csv}: one variant x scenario x step, in exactly docs/DESIGN.md's columns
- * ({@link ResultsCsv#COLUMNS}). Latencies in milliseconds with microsecond resolution, CPU in
+ * ({@link #COLUMNS}, defined once here). Latencies in milliseconds with microsecond resolution, CPU in
  * milliseconds of server CPU time per request (user and system apart), RSS in MiB after the step,
  * GC collections and their time during the step.
  *
@@ -16,70 +17,144 @@ import java.util.Map;
  *
  * <p>A figure a driver cannot give (Gatling knows nothing of the server's CPU, memory or GC) is an
  * empty field: NaN for the decimal ones, {@link #UNKNOWN_COUNT} for {@code gc_count}.
+ *
+ * @param origin where and when it was measured
+ * @param key the step: variant, scenario, level, conditions
+ * @param mode the variant's request handling (sync, async, virtual, reactive...)
+ * @param driver the load driver that measured it
+ * @param throughput what was answered in the window
+ * @param latency response time percentiles
+ * @param server what the server spent per request
  */
-public record ResultRow(String runId, String startedAt, String host, String arch, String cpuModel, int cpus,
-                        String jdk, String variant, String mode, String scenario, String driver, int concurrency,
-                        double targetRps, double durationS, long requests, long errors, double rps,
-                        double latP50Ms, double latP90Ms, double latP99Ms, double latP999Ms, double latMaxMs,
-                        double cpuUserMsPerReq, double cpuSysMsPerReq, double serverRssMb, long gcCount,
-                        double gcMs, Conditions conditions) {
-
-    public ResultRow {
-        conditions = conditions == null ? Conditions.PLAIN : conditions;
-    }
-
-    /** A row measured under no particular condition (plain HTTP, no gzip). */
-    public ResultRow(String runId, String startedAt, String host, String arch, String cpuModel, int cpus,
-                     String jdk, String variant, String mode, String scenario, String driver, int concurrency,
-                     double targetRps, double durationS, long requests, long errors, double rps,
-                     double latP50Ms, double latP90Ms, double latP99Ms, double latP999Ms, double latMaxMs,
-                     double cpuUserMsPerReq, double cpuSysMsPerReq, double serverRssMb, long gcCount, double gcMs) {
-        this(runId, startedAt, host, arch, cpuModel, cpus, jdk, variant, mode, scenario, driver, concurrency, targetRps,
-                durationS, requests, errors, rps, latP50Ms, latP90Ms, latP99Ms, latP999Ms, latMaxMs, cpuUserMsPerReq,
-                cpuSysMsPerReq, serverRssMb, gcCount, gcMs, Conditions.PLAIN);
-    }
-
-    /** This row as if measured under {@code other}: how a comparison of two conditions matches their steps. */
-    public ResultRow withConditions(Conditions other) {
-        return new ResultRow(runId, startedAt, host, arch, cpuModel, cpus, jdk, variant, mode, scenario, driver, concurrency,
-                targetRps, durationS, requests, errors, rps, latP50Ms, latP90Ms, latP99Ms, latP999Ms, latMaxMs,
-                cpuUserMsPerReq, cpuSysMsPerReq, serverRssMb, gcCount, gcMs, other);
-    }
+public record ResultRow(Origin origin, StepKey key, String mode, String driver, Throughput throughput,
+                        Latencies latency, ServerCost server) {
 
     /** {@code gc_count} when the driver cannot know it; written as an empty field. */
     public static final long UNKNOWN_COUNT = -1;
 
-    /** Server CPU time per request, user plus system. */
-    public double cpuMsPerReq() {
-        return cpuUserMsPerReq + cpuSysMsPerReq;
+    /**
+     * Where and when a row was measured.
+     *
+     * @param startedAt when its window began (ISO-8601)
+     * @param cpus the CPUs the machine gave the run (before any pinning)
+     * @param jdk the server's JDK, as the runner labels it
+     */
+    public record Origin(String runId, String startedAt, String host, String arch, String cpuModel, int cpus, String jdk) {
+    }
+
+    /**
+     * What was answered in the window.
+     *
+     * @param durationS the measured window
+     * @param requests responses in it
+     * @param errors of those, the failed ones (plus I/O errors and time-outs)
+     * @param rps completed requests per second
+     */
+    public record Throughput(double durationS, long requests, long errors, double rps) {
+    }
+
+    /** Response time percentiles and the largest, in milliseconds. */
+    public record Latencies(double p50Ms, double p90Ms, double p99Ms, double p999Ms, double maxMs) {
+    }
+
+    /**
+     * What the server spent: CPU per request (user and system), memory after the step, GC during it.
+     *
+     * @param gcCount collections, or {@link #UNKNOWN_COUNT}
+     */
+    public record ServerCost(double cpuUserMsPerReq, double cpuSysMsPerReq, double rssMb, long gcCount, double gcMs) {
+        /** A driver that cannot see the server (Gatling). */
+        public static final ServerCost UNKNOWN = new ServerCost(Double.NaN, Double.NaN, Double.NaN, UNKNOWN_COUNT, Double.NaN);
+
+        /** CPU per request, user plus system. */
+        public double cpuMsPerReq() {
+            return cpuUserMsPerReq + cpuSysMsPerReq;
+        }
+    }
+
+    private static final Column<ResultRow> RUN_ID = Column.text("run_id", r -> r.origin.runId());
+    private static final Column<ResultRow> STARTED_AT = Column.text("started_at", r -> r.origin.startedAt());
+    private static final Column<ResultRow> HOST = Column.text("host", r -> r.origin.host());
+    private static final Column<ResultRow> ARCH = Column.text("arch", r -> r.origin.arch());
+    private static final Column<ResultRow> CPU_MODEL = Column.text("cpu_model", r -> r.origin.cpuModel());
+    private static final Column<ResultRow> CPUS = Column.count("cpus", r -> r.origin.cpus());
+    private static final Column<ResultRow> JDK = Column.text("jdk", r -> r.origin.jdk());
+    private static final Column<ResultRow> VARIANT = Column.text("variant", r -> r.key.variant());
+    private static final Column<ResultRow> MODE = Column.text("mode", ResultRow::mode);
+    private static final Column<ResultRow> SCENARIO = Column.text("scenario", r -> r.key.scenario());
+    private static final Column<ResultRow> DRIVER = Column.text("driver", ResultRow::driver);
+    private static final Column<ResultRow> CONCURRENCY = Column.count("concurrency", r -> r.key.concurrency());
+    private static final Column<ResultRow> TARGET_RPS = Column.decimal("target_rps", 1, r -> r.key.targetRps());
+    private static final Column<ResultRow> DURATION_S = Column.decimal("duration_s", 3, r -> r.throughput.durationS());
+    private static final Column<ResultRow> REQUESTS = Column.count("requests", r -> r.throughput.requests());
+    private static final Column<ResultRow> ERRORS = Column.count("errors", r -> r.throughput.errors());
+    private static final Column<ResultRow> RPS = Column.decimal("rps", 1, r -> r.throughput.rps());
+    private static final Column<ResultRow> LAT_P50 = Column.decimal("lat_p50_ms", 3, r -> r.latency.p50Ms());
+    private static final Column<ResultRow> LAT_P90 = Column.decimal("lat_p90_ms", 3, r -> r.latency.p90Ms());
+    private static final Column<ResultRow> LAT_P99 = Column.decimal("lat_p99_ms", 3, r -> r.latency.p99Ms());
+    private static final Column<ResultRow> LAT_P999 = Column.decimal("lat_p999_ms", 3, r -> r.latency.p999Ms());
+    private static final Column<ResultRow> LAT_MAX = Column.decimal("lat_max_ms", 3, r -> r.latency.maxMs());
+    private static final Column<ResultRow> CPU_USER = Column.decimal("cpu_user_ms_per_req", 5, r -> r.server.cpuUserMsPerReq());
+    private static final Column<ResultRow> CPU_SYS = Column.decimal("cpu_sys_ms_per_req", 5, r -> r.server.cpuSysMsPerReq());
+    private static final Column<ResultRow> RSS = Column.decimal("server_rss_mb", 1, r -> r.server.rssMb());
+    private static final Column<ResultRow> GC_COUNT = Column.number("gc_count", r -> r.server.gcCount() < 0 ? "" : Long.toString(r.server.gcCount()));
+    private static final Column<ResultRow> GC_MS = Column.decimal("gc_ms", 1, r -> r.server.gcMs());
+    private static final Column<ResultRow> CONDITIONS = Column.text("conditions", r -> r.key.conditions().label());
+
+    /**
+     * docs/DESIGN.md, "Results". Do not reorder or rename; extras belong in steps.csv. The one column
+     * added since the first schema, {@code conditions}, is last, and a file without it reads as
+     * plain (what it measured): a row must say whether it was HTTPS, or two runs' rows would be
+     * put side by side wrongly.
+     */
+    public static final List<Column<ResultRow>> COLUMNS = List.of(
+            RUN_ID, STARTED_AT, HOST, ARCH, CPU_MODEL, CPUS, JDK, VARIANT, MODE, SCENARIO, DRIVER, CONCURRENCY,
+            TARGET_RPS, DURATION_S, REQUESTS, ERRORS, RPS, LAT_P50, LAT_P90, LAT_P99, LAT_P999, LAT_MAX, CPU_USER,
+            CPU_SYS, RSS, GC_COUNT, GC_MS, CONDITIONS);
+
+    /** Reads a row back; the columns are found by name, and a file without {@code conditions} reads as plain. */
+    public static ResultRow read(CsvRow v) {
+        return new ResultRow(
+                new Origin(v.text(RUN_ID), v.text(STARTED_AT), v.text(HOST), v.text(ARCH), v.text(CPU_MODEL),
+                        v.integer(CPUS), v.text(JDK)),
+                new StepKey(v.text(VARIANT), v.text(SCENARIO), v.integer(CONCURRENCY), v.decimal(TARGET_RPS, 0),
+                        Conditions.parse(v.text(CONDITIONS))),
+                v.text(MODE), v.text(DRIVER),
+                new Throughput(v.decimal(DURATION_S), v.count(REQUESTS), v.count(ERRORS), v.decimal(RPS)),
+                new Latencies(v.decimal(LAT_P50), v.decimal(LAT_P90), v.decimal(LAT_P99), v.decimal(LAT_P999),
+                        v.decimal(LAT_MAX)),
+                new ServerCost(v.decimal(CPU_USER), v.decimal(CPU_SYS), v.decimal(RSS),
+                        v.has(GC_COUNT) ? v.count(GC_COUNT) : UNKNOWN_COUNT, v.decimal(GC_MS)));
+    }
+
+    /** This row as if measured under {@code other}: how a comparison of two conditions matches their steps. */
+    public ResultRow withConditions(Conditions other) {
+        return new ResultRow(origin, new StepKey(key.variant(), key.scenario(), key.concurrency(), key.targetRps(), other),
+                mode, driver, throughput, latency, server);
+    }
+
+    public String variant() {
+        return key.variant();
+    }
+
+    public String scenario() {
+        return key.scenario();
+    }
+
+    public int concurrency() {
+        return key.concurrency();
+    }
+
+    public double targetRps() {
+        return key.targetRps();
+    }
+
+    public Conditions conditions() {
+        return key.conditions();
     }
 
     public boolean isOpen() {
-        return targetRps > 0;
-    }
-
-    /** What identifies a step across runs: variant, scenario, the level and the conditions. */
-    public StepKey key() {
-        return new StepKey(variant, scenario, concurrency, targetRps, conditions);
-    }
-
-    /** The fields in column order, formatted. */
-    public List<String> fields() {
-        return List.of(runId, startedAt, host, arch, cpuModel, Integer.toString(cpus), jdk, variant, mode, scenario,
-                driver, Integer.toString(concurrency), num(targetRps, 1), num(durationS, 3), Long.toString(requests),
-                Long.toString(errors), num(rps, 1), num(latP50Ms, 3), num(latP90Ms, 3), num(latP99Ms, 3),
-                num(latP999Ms, 3), num(latMaxMs, 3), num(cpuUserMsPerReq, 5), num(cpuSysMsPerReq, 5),
-                num(serverRssMb, 1), gcCount < 0 ? "" : Long.toString(gcCount), num(gcMs, 1), conditions.label());
-    }
-
-    /** Reads a row from a header-to-value map. */
-    public static ResultRow of(Map<String, String> v) {
-        return new ResultRow(v.get("run_id"), v.get("started_at"), v.get("host"), v.get("arch"), v.get("cpu_model"),
-                i(v, "cpus"), v.get("jdk"), v.get("variant"), v.get("mode"), v.get("scenario"), v.get("driver"),
-                i(v, "concurrency"), d(v, "target_rps"), d(v, "duration_s"), l(v, "requests"), l(v, "errors"),
-                d(v, "rps"), d(v, "lat_p50_ms"), d(v, "lat_p90_ms"), d(v, "lat_p99_ms"), d(v, "lat_p999_ms"),
-                d(v, "lat_max_ms"), d(v, "cpu_user_ms_per_req"), d(v, "cpu_sys_ms_per_req"), d(v, "server_rss_mb"),
-                count(v, "gc_count"), d(v, "gc_ms"), Conditions.parse(v.get("conditions")));
+        return key.targetRps() > 0;
     }
 
     /**
@@ -87,31 +162,7 @@ public record ResultRow(String runId, String startedAt, String host, String arch
      * an empty field.
      */
     public static String num(double value, int decimals) {
-        if (Double.isNaN(value) || Double.isInfinite(value)) {
-            return "";
-        }
-        return String.format(Locale.ROOT, "%." + decimals + "f", value);
-    }
-
-    private static int i(Map<String, String> v, String k) {
-        String s = v.get(k);
-        return s == null || s.isBlank() ? 0 : (int) Double.parseDouble(s);
-    }
-
-    private static long l(Map<String, String> v, String k) {
-        String s = v.get(k);
-        return s == null || s.isBlank() ? 0 : (long) Double.parseDouble(s);
-    }
-
-    /** A count that may be unknown: blank reads as {@link #UNKNOWN_COUNT}. */
-    private static long count(Map<String, String> v, String k) {
-        String s = v.get(k);
-        return s == null || s.isBlank() ? UNKNOWN_COUNT : (long) Double.parseDouble(s);
-    }
-
-    private static double d(Map<String, String> v, String k) {
-        String s = v.get(k);
-        return s == null || s.isBlank() ? Double.NaN : Double.parseDouble(s);
+        return Column.decimal(value, decimals);
     }
 
     /**

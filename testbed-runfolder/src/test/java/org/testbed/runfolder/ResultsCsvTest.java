@@ -13,16 +13,16 @@ import org.junit.jupiter.api.io.TempDir;
 class ResultsCsvTest {
 
     private static ResultRow measured() {
-        return new ResultRow("r1", "2025-01-01T00:00:00Z", "host", "x86_64", "Intel(R) Xeon(R), \"Gold\" 6338", 2,
-                "17.0.15+6", "vertx", "sync", "mix", "testbed-nio", 64, 0, 10.0, 1000, 2, 12345.6, 0.5, 1.0, 2.5, 3.0,
-                4.0, 0.04, 0.01, 200.5, 3, 12.5);
+        return new ResultRow(Records.origin(Records.QUOTED_CPU_MODEL, "17.0.15+6"), Records.closed("vertx", "mix", 64),
+                "sync", "testbed-nio", new ResultRow.Throughput(10.0, 1000, 2, 12345.6),
+                new ResultRow.Latencies(0.5, 1.0, 2.5, 3.0, 4.0), new ResultRow.ServerCost(0.04, 0.01, 200.5, 3, 12.5));
     }
 
     /** What a load generator outside the server knows: no server CPU, memory or GC, no server JDK or mode. */
     private static ResultRow clientSideOnly() {
-        return new ResultRow("g1", "2025-01-01T00:00:00Z", "host", "x86_64", "cpu", 2, "", "spring-tomcat", "",
-                "plaintext", "gatling", 0, 40, 10.0, 400, 0, 40.0, 0.5, 1.0, 2.5, 3.0, 4.0,
-                Double.NaN, Double.NaN, Double.NaN, ResultRow.UNKNOWN_COUNT, Double.NaN);
+        return new ResultRow(new ResultRow.Origin("g1", Records.STARTED_AT, "host", "x86_64", "cpu", 2, ""),
+                Records.open("spring-tomcat", "plaintext", 40), "", "gatling", new ResultRow.Throughput(10.0, 400, 0, 40.0),
+                new ResultRow.Latencies(0.5, 1.0, 2.5, 3.0, 4.0), ResultRow.ServerCost.UNKNOWN);
     }
 
     @Test

@@ -41,7 +41,7 @@ class CapacityIT {
         List<ResultRow> rows = ResultsCsv.read(run.resolve(ResultsCsv.FILE));
         List<StepRecord> steps = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE));
         assertThat(rows).hasSize(found.probes()).allSatisfy(r -> assertThat(r.targetRps()).isPositive());
-        assertThat(steps).hasSize(found.probes()).allSatisfy(s -> assertThat(s.sla()).isEqualTo("p99<=200ms"));
+        assertThat(steps).hasSize(found.probes()).allSatisfy(s -> assertThat(s.setup().sla()).isEqualTo("p99<=200ms"));
         assertThat(rows).anySatisfy(r -> assertThat(r.targetRps()).isEqualTo(found.capacityRps()));
         assertThat(output).contains("capacity of servlet-tomcat-sync delay under p99<=200ms");
         assertThat(Files.readString(run.resolve("report.html"))).containsPattern("\"capacity\"\\s*:\\s*\\[");

@@ -36,24 +36,24 @@ class ConditionsRunIT {
                 .collect(Collectors.toMap(r -> r.conditions().label(), Function.identity()));
         assertThat(rows).containsOnlyKeys("plain", "metrics", "tls+gzip");
         assertThat(rows.values()).allSatisfy(r -> {
-            assertThat(r.errors()).as("errors of %s", r.conditions()).isZero();
-            assertThat(r.rps()).isPositive();
+            assertThat(r.throughput().errors()).as("errors of %s", r.conditions()).isZero();
+            assertThat(r.throughput().rps()).isPositive();
         });
         Map<String, StepRecord> steps = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE)).stream()
-                .collect(Collectors.toMap(s -> s.conditions().label(), Function.identity()));
+                .collect(Collectors.toMap(s -> s.key().conditions().label(), Function.identity()));
 
         // Metrics: a 3 s window scraped once a second, the first at once: 3 or 4 scrapes, none failed.
-        assertThat(Files.readString(run.resolve(steps.get("metrics").raw())))
+        assertThat(Files.readString(run.resolve(steps.get("metrics").files().raw())))
                 .containsPattern("metrics scraped [34] time\\(s\\), once per 1 s \\(0 failed\\), [1-9][0-9]+ bytes each");
-        assertThat(steps.get("plain").raw()).isNotEqualTo(steps.get("metrics").raw());
+        assertThat(steps.get("plain").files().raw()).isNotEqualTo(steps.get("metrics").files().raw());
 
         // gzip over HTTPS: the item answers (GET, PUT, POST; not the bodiless DELETE) came gzipped, were
         // inflated and checked without an error, over kept-alive connections.
         StepRecord gzip = steps.get("tls+gzip");
-        assertThat(gzip.gzipResponses()).as("gzip answers of %d requests", rows.get("tls+gzip").requests())
-                .isGreaterThan(rows.get("tls+gzip").requests() / 2);
-        assertThat(gzip.tlsHandshakes()).isPositive().isLessThanOrEqualTo(8);
-        assertThat(steps.get("plain").gzipResponses()).isZero();
+        assertThat(gzip.driver().gzipResponses()).as("gzip answers of %d requests", rows.get("tls+gzip").throughput().requests())
+                .isGreaterThan(rows.get("tls+gzip").throughput().requests() / 2);
+        assertThat(gzip.driver().tlsHandshakes()).isPositive().isLessThanOrEqualTo(8);
+        assertThat(steps.get("plain").driver().gzipResponses()).isZero();
         assertThat(run.resolve("logs").resolve("vertx-tls+gzip.log")).isRegularFile();
 
         String priced = RunnerJar.run(60, "compare", run.toString(), run.toString(), "--conditions", "plain:metrics",

@@ -111,14 +111,14 @@ class RemoteRunIT {
         List<ResultRow> rows = ResultsCsv.read(out.resolve(ResultsCsv.FILE));
         assertThat(rows).extracting(ResultRow::variant).containsExactlyElementsOf(VARIANTS);
         for (ResultRow row : rows) {
-            assertThat(row.requests()).as("requests of " + row.variant()).isPositive();
-            assertThat(row.errors()).as("errors of " + row.variant()).isZero();
-            assertThat(row.cpuMsPerReq()).as("server CPU ms per request of " + row.variant() + ", read in the namespace")
+            assertThat(row.throughput().requests()).as("requests of " + row.variant()).isPositive();
+            assertThat(row.throughput().errors()).as("errors of " + row.variant()).isZero();
+            assertThat(row.server().cpuMsPerReq()).as("server CPU ms per request of " + row.variant() + ", read in the namespace")
                     .isPositive();
-            assertThat(row.serverRssMb()).as("server RSS of " + row.variant()).isPositive();
+            assertThat(row.server().rssMb()).as("server RSS of " + row.variant()).isPositive();
         }
         for (StepRecord step : StepsCsv.TABLE.read(out.resolve(StepsCsv.FILE))) {
-            assertThat(step.serverCpusBusyPct()).as("the server machine's CPUs busy during " + step.variant()).isPositive();
+            assertThat(step.server().cpusBusyPct()).as("the server machine's CPUs busy during " + step.key().variant()).isPositive();
         }
         String raw = Files.readString(out.resolve("raw").resolve(VARIANTS.get(0)).resolve("mix-c0016.txt"));
         assertThat(raw).contains("server GC (hsperfdata)");
@@ -130,7 +130,7 @@ class RemoteRunIT {
             if (PerfStat.find() == null) {
                 assertThat(c.unavailable()).contains("perf is not installed on");
             } else {
-                assertThat(c.taskClockMsPerReq()).as("task-clock ms per request of " + c.variant() + ", counted there")
+                assertThat(c.perRequest().taskClockMs()).as("task-clock ms per request of " + c.variant() + ", counted there")
                         .isPositive();
             }
         }

@@ -72,26 +72,26 @@ class RunnerIT {
                 variants.get(1), variants.get(1));
         assertThat(rows).extracting(ResultRow::concurrency).containsExactly(4, 16, 4, 16);
         for (ResultRow r : rows) {
-            assertThat(r.runId()).isEqualTo("e2e");
+            assertThat(r.origin().runId()).isEqualTo("e2e");
             assertThat(r.scenario()).isEqualTo("mix");
             assertThat(r.driver()).isEqualTo("testbed-nio");
-            assertThat(r.cpus()).isEqualTo(Runtime.getRuntime().availableProcessors());
-            assertThat(r.arch()).isIn("x86_64", "aarch64");
-            assertThat(r.requests()).isPositive();
-            assertThat(r.errors()).as("errors of " + r).isZero();
-            assertThat(r.rps()).isPositive();
-            assertThat(r.durationS()).isEqualTo(2.0);
-            assertThat(r.latP50Ms()).isPositive();
-            assertThat(r.latP50Ms()).isLessThanOrEqualTo(r.latP90Ms());
-            assertThat(r.latP90Ms()).isLessThanOrEqualTo(r.latP99Ms());
-            assertThat(r.latP99Ms()).isLessThanOrEqualTo(r.latP999Ms());
-            assertThat(r.latP999Ms()).isLessThanOrEqualTo(r.latMaxMs());
-            assertThat(r.cpuMsPerReq()).as("server CPU ms per request of " + r.variant()).isPositive();
-            assertThat(r.cpuUserMsPerReq()).isGreaterThanOrEqualTo(0);
-            assertThat(r.cpuSysMsPerReq()).isGreaterThanOrEqualTo(0);
-            assertThat(r.serverRssMb()).isGreaterThan(10);
-            assertThat(r.gcCount()).isGreaterThanOrEqualTo(0);
-            assertThat(r.gcMs()).isGreaterThanOrEqualTo(0);
+            assertThat(r.origin().cpus()).isEqualTo(Runtime.getRuntime().availableProcessors());
+            assertThat(r.origin().arch()).isIn("x86_64", "aarch64");
+            assertThat(r.throughput().requests()).isPositive();
+            assertThat(r.throughput().errors()).as("errors of " + r).isZero();
+            assertThat(r.throughput().rps()).isPositive();
+            assertThat(r.throughput().durationS()).isEqualTo(2.0);
+            assertThat(r.latency().p50Ms()).isPositive();
+            assertThat(r.latency().p50Ms()).isLessThanOrEqualTo(r.latency().p90Ms());
+            assertThat(r.latency().p90Ms()).isLessThanOrEqualTo(r.latency().p99Ms());
+            assertThat(r.latency().p99Ms()).isLessThanOrEqualTo(r.latency().p999Ms());
+            assertThat(r.latency().p999Ms()).isLessThanOrEqualTo(r.latency().maxMs());
+            assertThat(r.server().cpuMsPerReq()).as("server CPU ms per request of " + r.variant()).isPositive();
+            assertThat(r.server().cpuUserMsPerReq()).isGreaterThanOrEqualTo(0);
+            assertThat(r.server().cpuSysMsPerReq()).isGreaterThanOrEqualTo(0);
+            assertThat(r.server().rssMb()).isGreaterThan(10);
+            assertThat(r.server().gcCount()).isGreaterThanOrEqualTo(0);
+            assertThat(r.server().gcMs()).isGreaterThanOrEqualTo(0);
         }
     }
 
@@ -100,10 +100,10 @@ class RunnerIT {
         List<StepRecord> steps = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE));
         assertThat(steps).hasSize(4);
         for (StepRecord s : steps) {
-            assertThat(s.driverCpuPct()).isPositive();
-            assertThat(s.peakConnections()).isEqualTo(s.concurrency());
-            assertThat(run.resolve(s.raw())).isRegularFile();
-            assertThat(Files.readString(run.resolve(s.raw()))).contains("/stat: utime").contains("HdrHistogram");
+            assertThat(s.driver().cpuPct()).isPositive();
+            assertThat(s.driver().peakConnections()).isEqualTo(s.key().concurrency());
+            assertThat(run.resolve(s.files().raw())).isRegularFile();
+            assertThat(Files.readString(run.resolve(s.files().raw()))).contains("/stat: utime").contains("HdrHistogram");
         }
         String env = Files.readString(run.resolve("environment.json"));
         assertThat(env).contains("\"lscpu\"").contains("\"kernel\"").contains("\"cpu_governor\"").contains("\"pinning\"")
@@ -130,12 +130,12 @@ class RunnerIT {
                 assertThat(c.unavailable()).contains("perf is not installed");
             } else {
                 // Software events need no PMU: with perf present they are counted on any Linux.
-                assertThat(c.taskClockMsPerReq()).as("task-clock ms per request of " + c.variant()).isPositive();
-                assertThat(c.contextSwitchesPerReq()).isGreaterThanOrEqualTo(0);
-                assertThat(c.pageFaultsPerReq()).isGreaterThanOrEqualTo(0);
+                assertThat(c.perRequest().taskClockMs()).as("task-clock ms per request of " + c.variant()).isPositive();
+                assertThat(c.perRequest().contextSwitches()).isGreaterThanOrEqualTo(0);
+                assertThat(c.perRequest().pageFaults()).isGreaterThanOrEqualTo(0);
             }
         }
-        String raw = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE)).get(0).raw();
+        String raw = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE)).get(0).files().raw();
         assertThat(Files.readString(run.resolve(raw))).contains("perf stat of the server over the step");
         assertThat(Files.readString(run.resolve("environment.json"))).contains("\"perf_event_paranoid\"");
         String dom = Chromium.dumpDom(run.resolve("report.html"));

@@ -39,17 +39,17 @@ class TlsRunIT {
         assertThat(rows).hasSize(3);
         for (ResultRow r : rows) {
             assertThat(r.conditions()).isEqualTo(new Conditions(true, false, false));
-            assertThat(r.errors()).as("errors of " + r).isZero();
-            assertThat(r.rps()).isPositive();
+            assertThat(r.throughput().errors()).as("errors of " + r).isZero();
+            assertThat(r.throughput().rps()).isPositive();
         }
         List<StepRecord> steps = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE));
         assertThat(steps).hasSize(3);
         for (StepRecord s : steps) {
-            assertThat(s.conditions().tls()).isTrue();
+            assertThat(s.key().conditions().tls()).isTrue();
             // Keep-alive: one handshake per connection (closed model: made before the window); none per request.
-            assertThat(s.tlsHandshakes()).as("TLS handshakes of the step " + s.key().level())
-                    .isPositive().isLessThanOrEqualTo(s.targetRps() > 0 ? s.peakConnections() : s.concurrency());
-            assertThat(Files.readString(run.resolve(s.raw()))).contains("tls_handshakes=" + s.tlsHandshakes());
+            assertThat(s.driver().tlsHandshakes()).as("TLS handshakes of the step " + s.key().level())
+                    .isPositive().isLessThanOrEqualTo(s.key().targetRps() > 0 ? s.driver().peakConnections() : s.key().concurrency());
+            assertThat(Files.readString(run.resolve(s.files().raw()))).contains("tls_handshakes=" + s.driver().tlsHandshakes());
         }
         List<SampleRecord> samples = SamplesCsv.TABLE.read(run.resolve(SamplesCsv.FILE));
         assertThat(samples).extracting(SampleRecord::tlsHandshakes).allSatisfy(h -> assertThat(h).isPositive());

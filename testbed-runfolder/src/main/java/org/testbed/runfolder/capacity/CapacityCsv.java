@@ -14,8 +14,8 @@ import org.testbed.runfolder.stats.Spread;
  */
 public final class CapacityCsv {
     public static final String FILE = "capacity.csv";
-    public static final CsvTable<CapacityRecord> TABLE = new CsvTable<>(FILE, CapacityRecord.COLUMNS,
-            CapacityRecord.COLUMNS.subList(0, 6), CapacityRecord::fields, CapacityRecord::of);
+    public static final CsvTable<CapacityRecord> TABLE = new CsvTable<>(FILE, CapacityRecord.COLUMNS, 6,
+            CapacityRecord::read);
 
     /** A capacity over the run's passes: the median and its spread, with each pass's search. */
     public record Summary(CapacityRecord first, Spread capacity, List<CapacityRecord> searches) {

@@ -1,10 +1,9 @@
 package org.testbed.runfolder.capacity;
 
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.Column;
+import org.testbed.runfolder.csv.CsvRow;
 
 /**
  * One line of {@code capacity.csv} (a run with {@code --sla}): what one search found for one variant
@@ -21,8 +20,19 @@ import org.testbed.runfolder.ResultRow;
 public record CapacityRecord(String variant, String scenario, Conditions conditions, String sla, int repeat,
                              double capacityRps, int probes, String probeLog, String reason) {
 
-    public static final List<String> COLUMNS = List.of("variant", "scenario", "conditions", "sla", "repeat",
-            "capacity_rps", "probes", "probe_log", "reason");
+    private static final Column<CapacityRecord> VARIANT = Column.text("variant", CapacityRecord::variant);
+    private static final Column<CapacityRecord> SCENARIO = Column.text("scenario", CapacityRecord::scenario);
+    private static final Column<CapacityRecord> CONDITIONS = Column.text("conditions", r -> r.conditions.label());
+    private static final Column<CapacityRecord> SLA = Column.text("sla", CapacityRecord::sla);
+    private static final Column<CapacityRecord> REPEAT = Column.count("repeat", CapacityRecord::repeat);
+    private static final Column<CapacityRecord> CAPACITY_RPS = Column.decimal("capacity_rps", 0, CapacityRecord::capacityRps);
+    private static final Column<CapacityRecord> PROBES = Column.count("probes", CapacityRecord::probes);
+    private static final Column<CapacityRecord> PROBE_LOG = Column.text("probe_log", CapacityRecord::probeLog);
+    private static final Column<CapacityRecord> REASON = Column.text("reason", CapacityRecord::reason);
+
+    /** capacity.csv's columns, in order. */
+    public static final List<Column<CapacityRecord>> COLUMNS = List.of(VARIANT, SCENARIO, CONDITIONS, SLA, REPEAT,
+            CAPACITY_RPS, PROBES, PROBE_LOG, REASON);
 
     public CapacityRecord {
         conditions = conditions == null ? Conditions.PLAIN : conditions;
@@ -33,20 +43,8 @@ public record CapacityRecord(String variant, String scenario, Conditions conditi
         return String.join("|", variant, scenario, conditions.label(), sla);
     }
 
-    public List<String> fields() {
-        return List.of(variant, scenario, conditions.label(), sla, Integer.toString(repeat),
-                ResultRow.num(capacityRps, 0), Integer.toString(probes), probeLog, reason);
-    }
-
-    public static CapacityRecord of(Map<String, String> v) {
-        try {
-            return new CapacityRecord(v.get("variant"), v.get("scenario"), Conditions.parse(v.get("conditions")),
-                    v.get("sla"), Integer.parseInt(v.get("repeat")), Double.parseDouble(v.get("capacity_rps")),
-                    Integer.parseInt(v.getOrDefault("probes", "0")), v.getOrDefault("probe_log", ""),
-                    v.getOrDefault("reason", ""));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "capacity.csv: a line with a malformed number (%s)",
-                    e.getMessage()));
-        }
+    public static CapacityRecord read(CsvRow v) {
+        return new CapacityRecord(v.text(VARIANT), v.text(SCENARIO), Conditions.parse(v.text(CONDITIONS)), v.text(SLA),
+                v.integer(REPEAT), v.decimal(CAPACITY_RPS), v.integer(PROBES), v.text(PROBE_LOG), v.text(REASON));
     }
 }

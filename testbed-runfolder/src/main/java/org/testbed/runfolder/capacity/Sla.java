@@ -44,12 +44,12 @@ public record Sla(double percentile, boolean strict, double boundMs) {
     /** The step's latency at this SLA's percentile, in milliseconds. */
     public double latencyOf(ResultRow row) {
         if (percentile == 50) {
-            return row.latP50Ms();
+            return row.latency().p50Ms();
         }
         if (percentile == 90) {
-            return row.latP90Ms();
+            return row.latency().p90Ms();
         }
-        return percentile == 99 ? row.latP99Ms() : row.latP999Ms();
+        return percentile == 99 ? row.latency().p99Ms() : row.latency().p999Ms();
     }
 
     /** Whether a step with this latency (at the percentile) and these errors meets the SLA. */

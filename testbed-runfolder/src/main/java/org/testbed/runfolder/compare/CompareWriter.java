@@ -13,7 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.testbed.runfolder.Csv;
+import org.testbed.runfolder.csv.Column;
+import org.testbed.runfolder.csv.CsvTable;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.ResultsCsv;
@@ -28,9 +29,39 @@ import org.testbed.runfolder.report.ReportWriter;
  * {@code compare.csv} and the HTML page.
  */
 public final class CompareWriter {
-    /** compare.csv's columns: one row per matched step and metric. */
-    public static final List<String> CSV_COLUMNS = List.of("variant", "scenario", "level", "metric", "a", "b", "ratio",
-            "ci_low", "ci_high", "verdict", "confidence", "n_a", "n_b", "noise_floor", "flags");
+    /** One line of compare.csv: one figure of one matched step. */
+    record ChangeLine(Comparison.Match match, Comparison.Change change) {
+        int decimals() {
+            return switch (change.metric()) {
+                case RPS -> 1;
+                case P99 -> 3;
+                case CPU -> 5;
+            };
+        }
+    }
+
+    /** compare.csv: one row per matched step and metric; the page's changes carry the same keys. */
+    static final CsvTable<ChangeLine> TABLE = new CsvTable<>("compare.csv", List.of(
+            Column.text("variant", l -> l.match().key().variant()),
+            Column.text("scenario", l -> l.match().key().scenario()),
+            Column.text("level", l -> l.match().key().describe()),
+            Column.text("metric", l -> l.change().metric().wireName()),
+            Column.number("a", l -> Column.decimal(l.change().a(), l.decimals())),
+            Column.number("b", l -> Column.decimal(l.change().b(), l.decimals())),
+            Column.decimal("ratio", 4, l -> l.change().ratio()),
+            Column.decimal("ci_low", 4, l -> l.change().ciLow()),
+            Column.decimal("ci_high", 4, l -> l.change().ciHigh()),
+            Column.text("verdict", l -> l.change().verdict().wireName()),
+            Column.decimal("confidence", 4, l -> l.change().confidence()),
+            Column.count("n_a", l -> l.change().nA()),
+            Column.count("n_b", l -> l.change().nB()),
+            Column.decimal("noise_floor", 4, l -> l.change().noiseFloor()),
+            Column.text("flags", l -> String.join("; ", l.match().flags()))), 4, row -> {
+                throw new UnsupportedOperationException("compare.csv is written, not read back");
+            });
+
+    /** compare.csv's columns. */
+    public static final List<String> CSV_COLUMNS = TABLE.names();
 
     /** The name of the CSV written beside the compare page. */
     public static final String CSV_FILE = "compare.csv";
@@ -184,27 +215,13 @@ public final class CompareWriter {
 
     /** Writes {@code file}: {@link #CSV_COLUMNS}, one row per matched step and metric; an undefined number is empty. */
     public static Path writeCsv(Comparison c, Path file) throws IOException {
-        StringBuilder out = new StringBuilder(Csv.line(CSV_COLUMNS));
-        for (Comparison.Match m : c.matched()) {
-            for (Comparison.Change ch : m.changes()) {
-                int decimals = switch (ch.metric()) {
-                    case RPS -> 1;
-                    case P99 -> 3;
-                    case CPU -> 5;
-                };
-                out.append(Csv.line(List.of(m.key().variant(), m.key().scenario(), m.key().describe(), ch.metric().wireName(),
-                        num(ch.a(), decimals), num(ch.b(), decimals), num(ch.ratio(), 4), num(ch.ciLow(), 4), num(ch.ciHigh(), 4),
-                        ch.verdict().wireName(), num(ch.confidence(), 4), Integer.toString(ch.nA()), Integer.toString(ch.nB()),
-                        num(ch.noiseFloor(), 4), String.join("; ", m.flags()))));
-            }
-        }
         Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.writeString(file, out, StandardCharsets.UTF_8);
+        TABLE.write(file, lines(c.matched()));
         return file;
     }
 
-    private static String num(double v, int decimals) {
-        return Double.isNaN(v) || Double.isInfinite(v) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+    private static List<ChangeLine> lines(List<Comparison.Match> matched) {
+        return matched.stream().flatMap(m -> m.changes().stream().map(ch -> new ChangeLine(m, ch))).toList();
     }
 
     /** Writes the HTML page to {@code out}. */
@@ -236,11 +253,11 @@ public final class CompareWriter {
                 n.put("sla", e.a().first().sla());
                 n.put("a", e.change().a());
                 n.put("b", e.change().b());
-                n.put("a_range", "[" + num(e.a().capacity().min(), 0) + ", " + num(e.a().capacity().max(), 0) + "]");
-                n.put("b_range", "[" + num(e.b().capacity().min(), 0) + ", " + num(e.b().capacity().max(), 0) + "]");
+                n.put("a_range", "[" + Column.decimal(e.a().capacity().min(), 0) + ", " + Column.decimal(e.a().capacity().max(), 0) + "]");
+                n.put("b_range", "[" + Column.decimal(e.b().capacity().min(), 0) + ", " + Column.decimal(e.b().capacity().max(), 0) + "]");
                 put(n, "ratio", e.change().ratio());
-                put(n, "ciLow", e.change().ciLow());
-                put(n, "ciHigh", e.change().ciHigh());
+                put(n, "ci_low", e.change().ciLow());
+                put(n, "ci_high", e.change().ciHigh());
                 n.put("verdict", e.change().verdict().wireName());
             }
         }
@@ -253,7 +270,7 @@ public final class CompareWriter {
         for (Comparison.Match m : c.matched()) {
             ObjectNode n = matched.addObject();
             if (flameDiffs.containsKey(m.key())) {
-                n.put("flameDiff", out.toAbsolutePath().getParent().relativize(flameDiffs.get(m.key())).toString());
+                n.put("flame_diff", out.toAbsolutePath().getParent().relativize(flameDiffs.get(m.key())).toString());
             }
             n.put("variant", m.key().variant());
             n.put("scenario", m.key().scenario());
@@ -261,27 +278,17 @@ public final class CompareWriter {
             n.set("a", row(m.a()));
             n.set("b", row(m.b()));
             ObjectNode changes = n.putObject("changes");
-            for (Comparison.Change ch : m.changes()) {
-                ObjectNode x = changes.putObject(ch.metric().wireName());
-                put(x, "a", ch.a());
-                put(x, "b", ch.b());
-                put(x, "ratio", ch.ratio());
-                put(x, "ciLow", ch.ciLow());
-                put(x, "ciHigh", ch.ciHigh());
-                put(x, "confidence", ch.confidence());
-                x.put("nA", ch.nA());
-                x.put("nB", ch.nB());
-                put(x, "noiseFloor", ch.noiseFloor());
-                x.put("verdict", ch.verdict().wireName());
+            for (ChangeLine line : lines(List.of(m))) {
+                changes.set(line.change().metric().wireName(), TABLE.json(line));
             }
             ArrayNode flags = n.putArray("flags");
             m.flags().forEach(flags::add);
         }
-        data.set("onlyA", keys(c.onlyA()));
-        data.set("onlyB", keys(c.onlyB()));
+        data.set("only_a", keys(c.onlyA()));
+        data.set("only_b", keys(c.onlyB()));
         String title = "testbed compare: " + dir(a).getFileName() + " vs " + dir(b).getFileName();
         Files.createDirectories(out.toAbsolutePath().getParent());
-        ObjectNode minEffect = ReportWriter.rules(data).putObject("minEffect");
+        ObjectNode minEffect = ReportWriter.rules(data).putObject("min_effect");
         for (Comparison.Metric metric : Comparison.Metric.values()) {
             minEffect.put(metric.wireName(), metric.minEffect());
         }

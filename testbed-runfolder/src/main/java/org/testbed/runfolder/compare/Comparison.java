@@ -37,15 +37,15 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
     /** The figures compared, each with its better direction. */
     public enum Metric {
         /** Throughput, requests per second: higher is better. */
-        RPS("rps", true, Verdict.MIN_EFFECT, ResultRow::rps, SampleRecord::rps),
+        RPS("rps", true, Verdict.MIN_EFFECT, r -> r.throughput().rps(), s -> s.figures().rps()),
         /**
          * p99 latency, ms: lower is better. A tail figure moves more between two runs than within
          * one: an A/A pair of default runs here gave vertx's delay p99 173–185 ms, then 200–209 ms,
          * steady and warmed up both times. Its smallest change called is 15 %.
          */
-        P99("p99", false, 0.15, ResultRow::latP99Ms, SampleRecord::latP99Ms),
+        P99("p99", false, 0.15, r -> r.latency().p99Ms(), s -> s.figures().latP99Ms()),
         /** Server CPU time per request, ms (user + system): lower is better. */
-        CPU("cpu", false, Verdict.MIN_EFFECT, ResultRow::cpuMsPerReq, SampleRecord::cpuMsPerReq);
+        CPU("cpu", false, Verdict.MIN_EFFECT, r -> r.server().cpuMsPerReq(), s -> s.figures().cpuMsPerReq());
 
         private final String wireName;
         private final boolean higherIsBetter;
@@ -155,11 +155,11 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
             if (!ra.driver().equals(rb.driver())) {
                 flags.add("different drivers: " + ra.driver() + " / " + rb.driver());
             }
-            if (!ra.jdk().equals(rb.jdk())) {
-                flags.add("JDK " + ra.jdk() + " / " + rb.jdk());
+            if (!ra.origin().jdk().equals(rb.origin().jdk())) {
+                flags.add("JDK " + ra.origin().jdk() + " / " + rb.origin().jdk());
             }
-            if (ra.errors() > 0 || rb.errors() > 0) {
-                flags.add("errors " + ra.errors() + " / " + rb.errors());
+            if (ra.throughput().errors() > 0 || rb.throughput().errors() > 0) {
+                flags.add("errors " + ra.throughput().errors() + " / " + rb.throughput().errors());
             }
             List<SampleRecord> sa = samplesA.getOrDefault(e.getKey(), List.of());
             List<SampleRecord> sb = samplesB.getOrDefault(e.getKey(), List.of());
@@ -220,10 +220,10 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
         List<SampleRecord> all = new ArrayList<>(a);
         all.addAll(b);
         List<String> caveats = new ArrayList<>();
-        count(caveats, all, s -> !s.warmupSettled(), "warm-up cut short");
-        count(caveats, all, s -> !s.steady(), "NOT STEADY");
-        count(caveats, all, SampleRecord::notQuiet, "NOT QUIET");
-        count(caveats, all, SampleRecord::loadSaturated, "SATURATED");
+        count(caveats, all, s -> !s.caveats().warmupSettled(), "warm-up cut short");
+        count(caveats, all, s -> !s.caveats().steady(), "NOT STEADY");
+        count(caveats, all, s -> s.caveats().notQuiet(), "NOT QUIET");
+        count(caveats, all, s -> s.caveats().loadSaturated(), "SATURATED");
         boolean oneForkA = !a.isEmpty() && a.stream().map(SampleRecord::repeat).distinct().count() == 1 && a.size() > 1;
         boolean oneForkB = !b.isEmpty() && b.stream().map(SampleRecord::repeat).distinct().count() == 1 && b.size() > 1;
         if (oneForkA || oneForkB) {

@@ -15,8 +15,8 @@ import org.testbed.runfolder.stats.MedianInterval;
  */
 public final class CountersCsv {
     public static final String FILE = "counters.csv";
-    public static final CsvTable<CounterRecord> TABLE = new CsvTable<>(FILE, CounterRecord.COLUMNS,
-            CounterRecord.COLUMNS.subList(0, 4), CounterRecord::fields, CounterRecord::of);
+    public static final CsvTable<CounterRecord> TABLE = new CsvTable<>(FILE, CounterRecord.COLUMNS, 4,
+            CounterRecord::read);
 
     private CountersCsv() {
     }
@@ -40,9 +40,7 @@ public final class CountersCsv {
                 m[i] = median(step.stream().mapToDouble(r -> r.figures()[column]).filter(v -> !Double.isNaN(v)).toArray());
             }
             long requests = step.stream().mapToLong(CounterRecord::requests).sum();
-            medians.add(new CounterRecord(first.variant(), first.scenario(), first.concurrency(), first.targetRps(),
-                    first.conditions(),
-                    step.size(), requests, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11],
+            medians.add(new CounterRecord(first.key(), step.size(), requests, CounterRecord.PerRequest.of(m),
                     first.unavailable()));
         }
         return medians;

@@ -1,9 +1,8 @@
 package org.testbed.runfolder.csv;
 
-import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow;
 import java.util.List;
-import java.util.Map;
+import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.ResultRow.StepKey;
 
 /**
  * One measurement of one step: a row of {@code samples.csv}. A run measures every step in
@@ -12,91 +11,105 @@ import java.util.Map;
  * then holds the median of a step's samples and {@code steps.csv} their spread. {@code compare}
  * reads this file to tell noise from a change, fork by fork ({@code ForkedSamples}).
  *
+ * @param key the step, as results.csv keys it
  * @param repeat which fork (pass of the run, a fresh server) measured it, from 1
- * @param rps completed requests per second
- * @param latP99Ms p99 latency (for an open-model step measured from the intended start)
- * @param cpuMsPerReq server CPU time per request, user plus system
- * @param latP99UncorrectedMs open model: p99 measured from the actual send (wrk2's {@code -U}); NaN for closed steps
- * @param scheduleLagP99Ms open model: p99 of how late a request was sent after its intended start; NaN for closed steps
- * @param warmupS the warm-up (seconds of load) the server had before this scenario's first step
- * @param steady false when the step's own 1-second windows still trended (see {@code SteadyState})
+ * @param iteration which measurement of its fork it is, from 1 (samples of one fork share a JVM and its warm-up)
+ * @param figures what it measured
+ * @param open the open model's own figures ({@link StepRecord.OpenModel#CLOSED} for a closed step)
+ * @param caveats what may make its figures less than the server's steady state
  * @param raw the sample's raw output file, relative to the run folder
- * @param warmupSettled whether that warm-up reached the server's steady state before its limit
- *                      (throughput no longer rising, JIT quiet); false: the sample may have measured a
- *                      JVM still compiling
- * @param conditions HTTPS, gzip: what the step ran under ({@link Conditions})
  * @param tlsHandshakes TLS handshakes the driver made for this sample (0 over plain HTTP)
  * @param gzipResponses responses that came gzip-compressed in this sample's window (0 without gzip)
- * @param iteration which measurement of its fork it is, from 1 (samples of one fork share a JVM and its warm-up)
- * @param otherLoadPct CPU used by processes outside the run during the window, % of the machine's CPUs
- * @param loadSaturated whether the load side (driver, memcached) was saturated during the window
  */
-public record SampleRecord(String variant, String scenario, int concurrency, double targetRps, int repeat,
-                           double rps, double latP99Ms, double cpuMsPerReq, long errors,
-                           double latP99UncorrectedMs, double scheduleLagP99Ms, double warmupS, boolean steady,
-                           String raw, boolean warmupSettled, Conditions conditions, long tlsHandshakes,
-                           long gzipResponses, int iteration, double otherLoadPct, boolean loadSaturated) {
-
-    public static final List<String> COLUMNS = List.of("variant", "scenario", "concurrency", "target_rps", "repeat",
-            "rps", "lat_p99_ms", "cpu_ms_per_req", "errors", "lat_p99_uncorrected_ms", "schedule_lag_p99_ms",
-            "warmup_s", "steady", "raw", "warmup_settled", "conditions", "tls_handshakes", "gzip_responses",
-            "iteration", "other_load_pct", "load_saturated");
+public record SampleRecord(StepKey key, int repeat, int iteration, Figures figures, StepRecord.OpenModel open,
+                           Caveats caveats, String raw, long tlsHandshakes, long gzipResponses) {
 
     /** Other load on the machine above which a sample is NOT QUIET, % of the machine's CPUs. */
     public static final double NOT_QUIET_PCT = 15;
 
-    public SampleRecord {
-        conditions = conditions == null ? Conditions.PLAIN : conditions;
-        iteration = Math.max(1, iteration);
+    /**
+     * The figures {@code compare} weighs.
+     *
+     * @param rps completed requests per second
+     * @param latP99Ms p99 latency (for an open-model step measured from the intended start)
+     * @param cpuMsPerReq server CPU time per request, user plus system
+     */
+    public record Figures(double rps, double latP99Ms, double cpuMsPerReq, long errors) {
     }
 
-    /** A sample of a plain step (no TLS, no gzip). */
-    public SampleRecord(String variant, String scenario, int concurrency, double targetRps, int repeat,
-                        double rps, double latP99Ms, double cpuMsPerReq, long errors,
-                        double latP99UncorrectedMs, double scheduleLagP99Ms, double warmupS, boolean steady,
-                        String raw, boolean warmupSettled) {
-        this(variant, scenario, concurrency, targetRps, repeat, rps, latP99Ms, cpuMsPerReq, errors, latP99UncorrectedMs,
-                scheduleLagP99Ms, warmupS, steady, raw, warmupSettled, Conditions.PLAIN, 0, 0, 1, 0, false);
+    /**
+     * What may make a sample's figures less than the server's steady state; shown beside a verdict.
+     *
+     * @param warmupS the warm-up (seconds of load) the server had before this scenario's first step
+     * @param warmupSettled whether that warm-up reached the server's steady state before its limit
+     *                      (throughput no longer rising, JIT quiet); false: the sample may have measured a
+     *                      JVM still compiling
+     * @param steady false when the step's own 1-second windows still trended (see {@code SteadyState})
+     * @param otherLoadPct CPU used by processes outside the run during the window, % of the machine's CPUs
+     * @param loadSaturated whether the load side (driver, memcached) was saturated during the window
+     */
+    public record Caveats(double warmupS, boolean warmupSettled, boolean steady, double otherLoadPct,
+                          boolean loadSaturated) {
+        /** A sample with nothing to say against it. */
+        public static Caveats none(double warmupS) {
+            return new Caveats(warmupS, true, true, 0, false);
+        }
+
+        /** Whether processes outside the run used more than {@value SampleRecord#NOT_QUIET_PCT} % of the CPUs during its window. */
+        public boolean notQuiet() {
+            return otherLoadPct > NOT_QUIET_PCT;
+        }
+    }
+
+    public SampleRecord {
+        repeat = Math.max(1, repeat);
+        iteration = Math.max(1, iteration);
+        open = open == null ? StepRecord.OpenModel.CLOSED : open;
+    }
+
+    private static final Column<SampleRecord> VARIANT = Column.text("variant", s -> s.key.variant());
+    private static final Column<SampleRecord> SCENARIO = Column.text("scenario", s -> s.key.scenario());
+    private static final Column<SampleRecord> CONCURRENCY = Column.count("concurrency", s -> s.key.concurrency());
+    private static final Column<SampleRecord> TARGET_RPS = Column.decimal("target_rps", 1, s -> s.key.targetRps());
+    private static final Column<SampleRecord> REPEAT = Column.count("repeat", SampleRecord::repeat);
+    private static final Column<SampleRecord> RPS = Column.decimal("rps", 1, s -> s.figures.rps());
+    private static final Column<SampleRecord> LAT_P99 = Column.decimal("lat_p99_ms", 3, s -> s.figures.latP99Ms());
+    private static final Column<SampleRecord> CPU = Column.decimal("cpu_ms_per_req", 5, s -> s.figures.cpuMsPerReq());
+    private static final Column<SampleRecord> ERRORS = Column.count("errors", s -> s.figures.errors());
+    private static final Column<SampleRecord> LAT_P99_UNCORRECTED = Column.decimal("lat_p99_uncorrected_ms", 3, s -> s.open.latP99UncorrectedMs());
+    private static final Column<SampleRecord> SCHEDULE_LAG_P99 = Column.decimal("schedule_lag_p99_ms", 3, s -> s.open.scheduleLagP99Ms());
+    private static final Column<SampleRecord> WARMUP_S = Column.decimal("warmup_s", 1, s -> s.caveats.warmupS());
+    private static final Column<SampleRecord> STEADY = Column.flag("steady", s -> s.caveats.steady());
+    private static final Column<SampleRecord> RAW = Column.text("raw", SampleRecord::raw);
+    private static final Column<SampleRecord> WARMUP_SETTLED = Column.flag("warmup_settled", s -> s.caveats.warmupSettled());
+    private static final Column<SampleRecord> CONDITIONS = Column.text("conditions", s -> s.key.conditions().label());
+    private static final Column<SampleRecord> TLS_HANDSHAKES = Column.count("tls_handshakes", SampleRecord::tlsHandshakes);
+    private static final Column<SampleRecord> GZIP_RESPONSES = Column.count("gzip_responses", SampleRecord::gzipResponses);
+    private static final Column<SampleRecord> ITERATION = Column.count("iteration", SampleRecord::iteration);
+    private static final Column<SampleRecord> OTHER_LOAD_PCT = Column.decimal("other_load_pct", 1, s -> s.caveats.otherLoadPct());
+    private static final Column<SampleRecord> LOAD_SATURATED = Column.flag("load_saturated", s -> s.caveats.loadSaturated());
+
+    /** samples.csv's columns, in order. */
+    public static final List<Column<SampleRecord>> COLUMNS = List.of(VARIANT, SCENARIO, CONCURRENCY, TARGET_RPS, REPEAT,
+            RPS, LAT_P99, CPU, ERRORS, LAT_P99_UNCORRECTED, SCHEDULE_LAG_P99, WARMUP_S, STEADY, RAW, WARMUP_SETTLED,
+            CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, ITERATION, OTHER_LOAD_PCT, LOAD_SATURATED);
+
+    /** Reads a sample back; a column an older runner did not write reads as the benign value (steady, settled, quiet). */
+    public static SampleRecord read(CsvRow v) {
+        return new SampleRecord(
+                new StepKey(v.text(VARIANT), v.text(SCENARIO), v.integer(CONCURRENCY), v.decimal(TARGET_RPS, 0),
+                        Conditions.parse(v.text(CONDITIONS))),
+                v.integer(REPEAT), v.integer(ITERATION),
+                new Figures(v.decimal(RPS), v.decimal(LAT_P99), v.decimal(CPU), v.count(ERRORS)),
+                new StepRecord.OpenModel(v.decimal(LAT_P99_UNCORRECTED), v.decimal(SCHEDULE_LAG_P99)),
+                new Caveats(v.decimal(WARMUP_S), v.flag(WARMUP_SETTLED, true), v.flag(STEADY, true),
+                        v.decimal(OTHER_LOAD_PCT, 0), v.flag(LOAD_SATURATED)),
+                v.text(RAW), v.count(TLS_HANDSHAKES), v.count(GZIP_RESPONSES));
     }
 
     /** This sample as if measured under {@code other}: how a comparison of two conditions matches their steps. */
     public SampleRecord withConditions(Conditions other) {
-        return new SampleRecord(variant, scenario, concurrency, targetRps, repeat, rps, latP99Ms, cpuMsPerReq, errors,
-                latP99UncorrectedMs, scheduleLagP99Ms, warmupS, steady, raw, warmupSettled, other, tlsHandshakes,
-                gzipResponses, iteration, otherLoadPct, loadSaturated);
-    }
-
-    /** Whether processes outside the run used more than {@value #NOT_QUIET_PCT} % of the CPUs during its window. */
-    public boolean notQuiet() {
-        return otherLoadPct > NOT_QUIET_PCT;
-    }
-
-    public ResultRow.StepKey key() {
-        return new ResultRow.StepKey(variant, scenario, concurrency, targetRps, conditions);
-    }
-
-    public List<String> fields() {
-        return List.of(variant, scenario, Integer.toString(concurrency), ResultRow.num(targetRps, 1),
-                Integer.toString(repeat), ResultRow.num(rps, 1), ResultRow.num(latP99Ms, 3),
-                ResultRow.num(cpuMsPerReq, 5), Long.toString(errors), ResultRow.num(latP99UncorrectedMs, 3),
-                ResultRow.num(scheduleLagP99Ms, 3), ResultRow.num(warmupS, 1), Boolean.toString(steady), raw,
-                Boolean.toString(warmupSettled), conditions.label(), Long.toString(tlsHandshakes),
-                Long.toString(gzipResponses), Integer.toString(iteration), ResultRow.num(otherLoadPct, 1),
-                Boolean.toString(loadSaturated));
-    }
-
-    public static SampleRecord of(Map<String, String> v) {
-        return new SampleRecord(v.get("variant"), v.get("scenario"), (int) d(v, "concurrency", 0), d(v, "target_rps", 0),
-                (int) d(v, "repeat", 1), d(v, "rps", Double.NaN), d(v, "lat_p99_ms", Double.NaN),
-                d(v, "cpu_ms_per_req", Double.NaN), (long) d(v, "errors", 0), d(v, "lat_p99_uncorrected_ms", Double.NaN),
-                d(v, "schedule_lag_p99_ms", Double.NaN), d(v, "warmup_s", Double.NaN),
-                !"false".equals(v.get("steady")), v.getOrDefault("raw", ""), !"false".equals(v.get("warmup_settled")),
-                Conditions.parse(v.get("conditions")), (long) d(v, "tls_handshakes", 0), (long) d(v, "gzip_responses", 0),
-                (int) d(v, "iteration", 1), d(v, "other_load_pct", 0), "true".equals(v.get("load_saturated")));
-    }
-
-    private static double d(Map<String, String> v, String k, double absent) {
-        String s = v.get(k);
-        return s == null || s.isBlank() ? absent : Double.parseDouble(s);
+        return new SampleRecord(new StepKey(key.variant(), key.scenario(), key.concurrency(), key.targetRps(), other),
+                repeat, iteration, figures, open, caveats, raw, tlsHandshakes, gzipResponses);
     }
 }

@@ -6,13 +6,11 @@ import java.util.List;
 import java.util.Map;
 import org.testbed.runfolder.ResultRow;
 
-
 /** {@code samples.csv}: every measurement of every step ({@link SampleRecord}), in the order taken. */
 public final class SamplesCsv {
     public static final String FILE = "samples.csv";
     /** The key columns and {@code repeat} are required; a file from an older runner may lack later ones. */
-    public static final CsvTable<SampleRecord> TABLE = new CsvTable<>(FILE, SampleRecord.COLUMNS,
-            SampleRecord.COLUMNS.subList(0, 5), SampleRecord::fields, SampleRecord::of);
+    public static final CsvTable<SampleRecord> TABLE = new CsvTable<>(FILE, SampleRecord.COLUMNS, 5, SampleRecord::read);
 
     private SamplesCsv() {
     }

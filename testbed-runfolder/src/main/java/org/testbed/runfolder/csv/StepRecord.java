@@ -1,146 +1,231 @@
 package org.testbed.runfolder.csv;
 
-import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.ResultRow.StepKey;
 import org.testbed.runfolder.stats.Spread;
 
 /**
  * One row of the sidecar {@code steps.csv}: what the runner knows about a step beyond docs/DESIGN.md's
- * columns, keyed like {@code results.csv} (variant, scenario, concurrency, target_rps).
+ * columns, keyed like {@code results.csv} (variant, scenario, concurrency, target_rps, conditions).
+ * It is made of the parts below, each one concern; its columns ({@link #COLUMNS}) are defined once,
+ * here, and the report's data takes its keys from them.
  *
- * @param driverCpuPct the load driver's own CPU time over the step as a percentage of its allowed CPUs
- * @param memcachedCpuPct the runner's memcached's CPU time as a percentage of the load CPUs (0
- *                        when it runs elsewhere or is not the runner's)
- * @param loadCpusBusyPct how busy the load CPUs were over the step, whatever ran there (driver,
- *                        memcached, anything else on the machine), from /proc/stat
- * @param serverCpusBusyPct how busy the server's CPUs were
- * @param stealPct time the hypervisor stole from all CPUs over the step (noisy neighbours)
- * @param otherLoadPct CPU busy time on the server's or the load CPUs that none of the run's
- *                     processes (server, driver, memcached) accounts for, in percent of those CPUs
- *                     (the larger of the two): other programs were running, the figures are noisy
- * @param loadSidePct the load side's share of the load CPUs: the driver, memcached when it shares
- *                    them, and the interrupt and softirq time there (loopback networking)
- * @param loadSaturated true when {@code loadSidePct} exceeded the saturation threshold: the load
- *                      generator, not the server, may have been the limit, so the step's figures
- *                      are suspect
- * @param peakConnections most connections the driver held at once
- * @param serverCpus the CPUs the server was pinned to (taskset list, empty = not pinned)
- * @param loadCpus the CPUs the load driver was pinned to
- * @param delayMs the simulated I/O of the delay scenario (0 for others)
- * @param threads the worker threads of sync variants (TESTBED_THREADS)
- * @param raw the step's raw output file, relative to the run folder
- * @param flamegraph the step's flame graph, relative to the run folder, or empty
- * @param repeats how many samples the step's figures are the median of ({@code --repeat})
- * @param rps the spread of throughput over the repeats
- * @param p99 the spread of p99 latency (ms) over the repeats
- * @param cpu the spread of server CPU ms per request over the repeats
- * @param warmupS the warm-up the server had before this scenario (seconds of load, median over the
- *                repeats): until throughput stopped rising, bounded by {@code --warmup}
- * @param notSteadySamples how many of the samples still trended within their own window
- * @param latP99UncorrectedMs open model: median p99 from the actual send (as wrk2 -U); NaN when closed
- * @param scheduleLagP99Ms open model: median p99 of how late the driver sent after the intended start; NaN when closed
- * @param warmupUnsettledSamples how many of the samples followed a warm-up that reached its limit before the
- *                               server was steady (throughput still rising or the JIT still compiling)
- * @param conditions HTTPS, gzip: what the step ran under ({@link Conditions}), part of its key
- * @param tlsHandshakes TLS handshakes the driver made in the median sample (0 over plain HTTP)
- * @param gzipResponses responses that came gzip-compressed in the median sample (0 without gzip)
- * @param sla the SLA this step probed for ({@code --sla}: a step of a capacity search, e.g. {@code p99<=5ms});
- *            empty for a step of the planned levels
+ * @param key the step, as results.csv keys it
+ * @param driver the load driver's side of the step
+ * @param server the server's side beyond results.csv's figures
+ * @param load who else used the CPUs: the load side, memcached, the hypervisor, other programs
+ * @param setup how the step was set up
+ * @param files the step's files in the run folder
+ * @param repeats the spread of its figures over its samples
+ * @param steadiness the warm-up before it and whether its windows were flat
+ * @param open the open model's own figures ({@link OpenModel#CLOSED} for a closed-model step)
  */
-public record StepRecord(String variant, String scenario, int concurrency, double targetRps, String driver,
-                         double driverCpuMs, double driverCpuPct, double memcachedCpuPct, double loadCpusBusyPct, double serverCpusBusyPct,
-                         double stealPct, double otherLoadPct, double loadSidePct, boolean loadSaturated, int peakConnections,
-                         String serverCpus, String loadCpus, int delayMs, int threads, String raw, String flamegraph,
-                         int repeats, Spread rps, Spread p99, Spread cpu, double warmupS, int notSteadySamples,
-                         double latP99UncorrectedMs, double scheduleLagP99Ms,
-                         int warmupUnsettledSamples, Conditions conditions, long tlsHandshakes, long gzipResponses,
-                         String sla) {
+public record StepRecord(StepKey key, DriverSide driver, ServerSide server, LoadSide load, Setup setup, Files files,
+                         Repeats repeats, Steadiness steadiness, OpenModel open) {
 
-    public static final List<String> COLUMNS = List.of("variant", "scenario", "concurrency", "target_rps", "driver",
-            "driver_cpu_ms", "driver_cpu_pct", "memcached_cpu_pct", "load_cpus_busy_pct", "server_cpus_busy_pct", "steal_pct", "other_load_pct", "load_side_pct", "load_saturated", "peak_connections", "server_cpus", "load_cpus",
-            "delay_ms", "threads", "raw", "flamegraph", "repeats",
-            "rps_min", "rps_max", "rps_ci_low", "rps_ci_high",
-            "lat_p99_min_ms", "lat_p99_max_ms", "lat_p99_ci_low_ms", "lat_p99_ci_high_ms",
-            "cpu_ms_per_req_min", "cpu_ms_per_req_max", "cpu_ms_per_req_ci_low", "cpu_ms_per_req_ci_high",
-            "ci_confidence", "warmup_s", "steady", "not_steady_samples", "lat_p99_uncorrected_ms", "schedule_lag_p99_ms",
-            "warmup_unsettled_samples", "conditions", "tls_handshakes", "gzip_responses", "sla");
-
-    public StepRecord {
-        conditions = conditions == null ? Conditions.PLAIN : conditions;
-        sla = sla == null ? "" : sla;
+    /**
+     * The load driver's side.
+     *
+     * @param name the driver, as results.csv's {@code driver} column names it
+     * @param cpuMs its own CPU time over the step
+     * @param cpuPct that time as a percentage of its allowed CPUs
+     * @param peakConnections most connections it held at once
+     * @param tlsHandshakes TLS handshakes it made in the median sample (0 over plain HTTP)
+     * @param gzipResponses responses that came gzip-compressed in the median sample (0 without gzip)
+     */
+    public record DriverSide(String name, double cpuMs, double cpuPct, int peakConnections, long tlsHandshakes,
+                             long gzipResponses) {
     }
 
-    /** A plain step's record (no TLS, no gzip). */
-    public StepRecord(String variant, String scenario, int concurrency, double targetRps, String driver,
-                      double driverCpuMs, double driverCpuPct, double memcachedCpuPct, double loadCpusBusyPct,
-                      double serverCpusBusyPct, double stealPct, double otherLoadPct, double loadSidePct,
-                      boolean loadSaturated, int peakConnections, String serverCpus, String loadCpus, int delayMs,
-                      int threads, String raw, String flamegraph, int repeats, Spread rps, Spread p99, Spread cpu,
-                      double warmupS, int notSteadySamples, double latP99UncorrectedMs, double scheduleLagP99Ms,
-                      int warmupUnsettledSamples) {
-        this(variant, scenario, concurrency, targetRps, driver, driverCpuMs, driverCpuPct, memcachedCpuPct,
-                loadCpusBusyPct, serverCpusBusyPct, stealPct, otherLoadPct, loadSidePct, loadSaturated, peakConnections,
-                serverCpus, loadCpus, delayMs, threads, raw, flamegraph, repeats, rps, p99, cpu, warmupS,
-                notSteadySamples, latP99UncorrectedMs, scheduleLagP99Ms, warmupUnsettledSamples, Conditions.PLAIN, 0, 0, "");
+    /**
+     * The server's side, beyond the CPU, memory and GC figures of results.csv.
+     *
+     * @param cpusBusyPct how busy the server's CPUs were over the step
+     */
+    public record ServerSide(double cpusBusyPct) {
     }
 
-    /** Whether every sample of the step was steady within its own window. */
-    public boolean steady() {
-        return notSteadySamples == 0;
+    /**
+     * Who else used the CPUs over the step.
+     *
+     * @param memcachedCpuPct the runner's memcached's CPU time as a percentage of the load CPUs (0 when it
+     *                        runs elsewhere or is not the runner's)
+     * @param loadCpusBusyPct how busy the load CPUs were, whatever ran there, from /proc/stat
+     * @param stealPct time the hypervisor stole from the CPUs (noisy neighbours)
+     * @param otherLoadPct CPU busy time on the server's or the load CPUs that none of the run's processes
+     *                     accounts for, in percent of those CPUs (the larger of the two): other programs
+     *                     were running, the figures are noisy
+     * @param loadSidePct the load side's share of the load CPUs: the driver, memcached when it shares them,
+     *                    and the interrupt and softirq time there (loopback networking)
+     * @param saturated {@code loadSidePct} exceeded the saturation threshold in some sample: the load
+     *                  generator, not the server, may have been the limit
+     */
+    public record LoadSide(double memcachedCpuPct, double loadCpusBusyPct, double stealPct, double otherLoadPct,
+                           double loadSidePct, boolean saturated) {
     }
 
-    public ResultRow.StepKey key() {
-        return new ResultRow.StepKey(variant, scenario, concurrency, targetRps, conditions);
+    /**
+     * How the step was set up.
+     *
+     * @param serverCpus the CPUs the server was pinned to (taskset list, empty = not pinned)
+     * @param loadCpus the CPUs the load driver was pinned to
+     * @param delayMs the simulated I/O of the delay scenario (0 for others)
+     * @param threads the worker threads of sync variants (TESTBED_THREADS)
+     * @param sla the SLA this step probed for ({@code --sla}: a step of a capacity search, e.g.
+     *            {@code p99<=5ms}); empty for a step of the planned levels
+     */
+    public record Setup(String serverCpus, String loadCpus, int delayMs, int threads, String sla) {
+        public Setup {
+            sla = sla == null ? "" : sla;
+        }
     }
 
-    public List<String> fields() {
-        return List.of(variant, scenario, Integer.toString(concurrency), ResultRow.num(targetRps, 1), driver,
-                ResultRow.num(driverCpuMs, 0), ResultRow.num(driverCpuPct, 1), ResultRow.num(memcachedCpuPct, 1),
-                ResultRow.num(loadCpusBusyPct, 1),
-                ResultRow.num(serverCpusBusyPct, 1), ResultRow.num(stealPct, 1), ResultRow.num(otherLoadPct, 1),
-                ResultRow.num(loadSidePct, 1), Boolean.toString(loadSaturated),
-                Integer.toString(peakConnections), serverCpus, loadCpus, Integer.toString(delayMs),
-                Integer.toString(threads), raw, flamegraph == null ? "" : flamegraph, Integer.toString(repeats),
-                ResultRow.num(rps.min(), 1), ResultRow.num(rps.max(), 1), ResultRow.num(rps.ciLow(), 1), ResultRow.num(rps.ciHigh(), 1),
-                ResultRow.num(p99.min(), 3), ResultRow.num(p99.max(), 3), ResultRow.num(p99.ciLow(), 3), ResultRow.num(p99.ciHigh(), 3),
-                ResultRow.num(cpu.min(), 5), ResultRow.num(cpu.max(), 5), ResultRow.num(cpu.ciLow(), 5), ResultRow.num(cpu.ciHigh(), 5),
-                ResultRow.num(rps.confidence(), 4), ResultRow.num(warmupS, 1), Boolean.toString(steady()),
-                Integer.toString(notSteadySamples), ResultRow.num(latP99UncorrectedMs, 3), ResultRow.num(scheduleLagP99Ms, 3),
-                Integer.toString(warmupUnsettledSamples), conditions.label(), Long.toString(tlsHandshakes),
-                Long.toString(gzipResponses), sla);
+    /**
+     * The step's files, relative to the run folder.
+     *
+     * @param raw the median sample's raw output
+     * @param flamegraph its flame graph, when the run drew them
+     */
+    public record Files(String raw, Optional<String> flamegraph) {
     }
 
-    public static StepRecord of(Map<String, String> v) {
-        return new StepRecord(v.get("variant"), v.get("scenario"), (int) num(v, "concurrency"), num(v, "target_rps"),
-                v.get("driver"), num(v, "driver_cpu_ms"), num(v, "driver_cpu_pct"), num(v, "memcached_cpu_pct"),
-                num(v, "load_cpus_busy_pct"),
-                num(v, "server_cpus_busy_pct"), num(v, "steal_pct"), num(v, "other_load_pct"),
-                num(v, "load_side_pct"), Boolean.parseBoolean(v.get("load_saturated")), (int) num(v, "peak_connections"),
-                v.getOrDefault("server_cpus", ""), v.getOrDefault("load_cpus", ""), (int) num(v, "delay_ms"),
-                (int) num(v, "threads"), v.getOrDefault("raw", ""), v.getOrDefault("flamegraph", ""),
-                Math.max(1, (int) num(v, "repeats")), spread(v, "rps_", ""), spread(v, "lat_p99_", "_ms"),
-                spread(v, "cpu_ms_per_req_", ""), nan(v, "warmup_s"), (int) num(v, "not_steady_samples"),
-                nan(v, "lat_p99_uncorrected_ms"), nan(v, "schedule_lag_p99_ms"), (int) num(v, "warmup_unsettled_samples"),
-                Conditions.parse(v.get("conditions")), (long) num(v, "tls_handshakes"), (long) num(v, "gzip_responses"),
-                v.getOrDefault("sla", ""));
+    /**
+     * The spread of the step's figures over its samples ({@code --forks} x {@code --iterations}).
+     *
+     * @param count how many samples the figures are the median of
+     * @param rps throughput
+     * @param p99 p99 latency (ms)
+     * @param cpu server CPU ms per request
+     */
+    public record Repeats(int count, Spread rps, Spread p99, Spread cpu) {
     }
 
-    /** A spread from its columns; a steps.csv from before repeats has none (read as unknown). */
-    private static Spread spread(Map<String, String> v, String prefix, String suffix) {
-        int n = Math.max(1, (int) num(v, "repeats"));
-        return new Spread(n, Double.NaN, nan(v, prefix + "min" + suffix), nan(v, prefix + "max" + suffix),
-                nan(v, prefix + "ci_low" + suffix), nan(v, prefix + "ci_high" + suffix), nan(v, "ci_confidence"));
+    /**
+     * Whether the server was steady.
+     *
+     * @param warmupS the warm-up the server had before this scenario (seconds of load, median over the
+     *                samples): until throughput stopped rising, bounded by {@code --warmup}
+     * @param notSteadySamples how many of the samples still trended within their own window
+     * @param warmupUnsettledSamples how many samples followed a warm-up that reached its limit before the
+     *                               server was steady (throughput still rising or the JIT still compiling)
+     */
+    public record Steadiness(double warmupS, int notSteadySamples, int warmupUnsettledSamples) {
+        /** Whether every sample was steady within its own window. */
+        public boolean steady() {
+            return notSteadySamples == 0;
+        }
     }
 
-    private static double nan(Map<String, String> v, String k) {
-        String s = v.get(k);
-        return s == null || s.isBlank() ? Double.NaN : Double.parseDouble(s);
+    /**
+     * The open model's own figures (medians over the samples).
+     *
+     * @param latP99UncorrectedMs p99 from the actual send (as wrk2 -U)
+     * @param scheduleLagP99Ms p99 of how late the driver sent after the intended start
+     */
+    public record OpenModel(double latP99UncorrectedMs, double scheduleLagP99Ms) {
+        /** A closed-model step, which has neither. */
+        public static final OpenModel CLOSED = new OpenModel(Double.NaN, Double.NaN);
     }
 
-    private static double num(Map<String, String> v, String k) {
-        String s = v.get(k);
-        return s == null || s.isBlank() ? 0 : Double.parseDouble(s);
+    private static final Column<StepRecord> VARIANT = Column.text("variant", s -> s.key.variant());
+    private static final Column<StepRecord> SCENARIO = Column.text("scenario", s -> s.key.scenario());
+    private static final Column<StepRecord> CONCURRENCY = Column.count("concurrency", s -> s.key.concurrency());
+    private static final Column<StepRecord> TARGET_RPS = Column.decimal("target_rps", 1, s -> s.key.targetRps());
+    private static final Column<StepRecord> DRIVER = Column.text("driver", s -> s.driver.name());
+    private static final Column<StepRecord> DRIVER_CPU_MS = Column.decimal("driver_cpu_ms", 0, s -> s.driver.cpuMs());
+    private static final Column<StepRecord> DRIVER_CPU_PCT = Column.decimal("driver_cpu_pct", 1, s -> s.driver.cpuPct());
+    private static final Column<StepRecord> MEMCACHED_CPU_PCT = Column.decimal("memcached_cpu_pct", 1, s -> s.load.memcachedCpuPct());
+    private static final Column<StepRecord> LOAD_CPUS_BUSY_PCT = Column.decimal("load_cpus_busy_pct", 1, s -> s.load.loadCpusBusyPct());
+    private static final Column<StepRecord> SERVER_CPUS_BUSY_PCT = Column.decimal("server_cpus_busy_pct", 1, s -> s.server.cpusBusyPct());
+    private static final Column<StepRecord> STEAL_PCT = Column.decimal("steal_pct", 1, s -> s.load.stealPct());
+    private static final Column<StepRecord> OTHER_LOAD_PCT = Column.decimal("other_load_pct", 1, s -> s.load.otherLoadPct());
+    private static final Column<StepRecord> LOAD_SIDE_PCT = Column.decimal("load_side_pct", 1, s -> s.load.loadSidePct());
+    private static final Column<StepRecord> LOAD_SATURATED = Column.flag("load_saturated", s -> s.load.saturated());
+    private static final Column<StepRecord> PEAK_CONNECTIONS = Column.count("peak_connections", s -> s.driver.peakConnections());
+    private static final Column<StepRecord> SERVER_CPUS = Column.text("server_cpus", s -> s.setup.serverCpus());
+    private static final Column<StepRecord> LOAD_CPUS = Column.text("load_cpus", s -> s.setup.loadCpus());
+    private static final Column<StepRecord> DELAY_MS = Column.count("delay_ms", s -> s.setup.delayMs());
+    private static final Column<StepRecord> THREADS = Column.count("threads", s -> s.setup.threads());
+    private static final Column<StepRecord> RAW = Column.text("raw", s -> s.files.raw());
+    private static final Column<StepRecord> FLAMEGRAPH = Column.text("flamegraph", s -> s.files.flamegraph().orElse(""));
+    private static final Column<StepRecord> REPEATS = Column.count("repeats", s -> s.repeats.count());
+    private static final SpreadColumns RPS = new SpreadColumns("rps_", "", 1, Repeats::rps);
+    private static final SpreadColumns P99 = new SpreadColumns("lat_p99_", "_ms", 3, Repeats::p99);
+    private static final SpreadColumns CPU = new SpreadColumns("cpu_ms_per_req_", "", 5, Repeats::cpu);
+    private static final Column<StepRecord> CI_CONFIDENCE = Column.decimal("ci_confidence", 4, s -> s.repeats.rps().confidence());
+    private static final Column<StepRecord> WARMUP_S = Column.decimal("warmup_s", 1, s -> s.steadiness.warmupS());
+    private static final Column<StepRecord> STEADY = Column.flag("steady", s -> s.steadiness.steady());
+    private static final Column<StepRecord> NOT_STEADY_SAMPLES = Column.count("not_steady_samples", s -> s.steadiness.notSteadySamples());
+    private static final Column<StepRecord> LAT_P99_UNCORRECTED = Column.decimal("lat_p99_uncorrected_ms", 3, s -> s.open.latP99UncorrectedMs());
+    private static final Column<StepRecord> SCHEDULE_LAG_P99 = Column.decimal("schedule_lag_p99_ms", 3, s -> s.open.scheduleLagP99Ms());
+    private static final Column<StepRecord> WARMUP_UNSETTLED = Column.count("warmup_unsettled_samples", s -> s.steadiness.warmupUnsettledSamples());
+    private static final Column<StepRecord> CONDITIONS = Column.text("conditions", s -> s.key.conditions().label());
+    private static final Column<StepRecord> TLS_HANDSHAKES = Column.count("tls_handshakes", s -> s.driver.tlsHandshakes());
+    private static final Column<StepRecord> GZIP_RESPONSES = Column.count("gzip_responses", s -> s.driver.gzipResponses());
+    private static final Column<StepRecord> SLA = Column.text("sla", s -> s.setup.sla());
+
+    /** steps.csv's columns, in order. */
+    public static final List<Column<StepRecord>> COLUMNS = Stream.of(
+            List.of(VARIANT, SCENARIO, CONCURRENCY, TARGET_RPS, DRIVER, DRIVER_CPU_MS, DRIVER_CPU_PCT, MEMCACHED_CPU_PCT,
+                    LOAD_CPUS_BUSY_PCT, SERVER_CPUS_BUSY_PCT, STEAL_PCT, OTHER_LOAD_PCT, LOAD_SIDE_PCT, LOAD_SATURATED,
+                    PEAK_CONNECTIONS, SERVER_CPUS, LOAD_CPUS, DELAY_MS, THREADS, RAW, FLAMEGRAPH, REPEATS),
+            RPS.columns(), P99.columns(), CPU.columns(),
+            List.of(CI_CONFIDENCE, WARMUP_S, STEADY, NOT_STEADY_SAMPLES, LAT_P99_UNCORRECTED, SCHEDULE_LAG_P99,
+                    WARMUP_UNSETTLED, CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, SLA))
+            .flatMap(List::stream).toList();
+
+    /** Reads a record back; a column an older runner did not write reads as unknown or 0. */
+    public static StepRecord read(CsvRow v) {
+        int repeats = Math.max(1, v.integer(REPEATS));
+        double confidence = v.decimal(CI_CONFIDENCE);
+        String flamegraph = v.text(FLAMEGRAPH);
+        return new StepRecord(
+                new StepKey(v.text(VARIANT), v.text(SCENARIO), v.integer(CONCURRENCY), v.decimal(TARGET_RPS, 0),
+                        Conditions.parse(v.text(CONDITIONS))),
+                new DriverSide(v.text(DRIVER), v.decimal(DRIVER_CPU_MS), v.decimal(DRIVER_CPU_PCT), v.integer(PEAK_CONNECTIONS),
+                        v.count(TLS_HANDSHAKES), v.count(GZIP_RESPONSES)),
+                new ServerSide(v.decimal(SERVER_CPUS_BUSY_PCT)),
+                new LoadSide(v.decimal(MEMCACHED_CPU_PCT), v.decimal(LOAD_CPUS_BUSY_PCT), v.decimal(STEAL_PCT),
+                        v.decimal(OTHER_LOAD_PCT), v.decimal(LOAD_SIDE_PCT), v.flag(LOAD_SATURATED)),
+                new Setup(v.text(SERVER_CPUS), v.text(LOAD_CPUS), v.integer(DELAY_MS), v.integer(THREADS), v.text(SLA)),
+                new Files(v.text(RAW), flamegraph.isEmpty() ? Optional.empty() : Optional.of(flamegraph)),
+                new Repeats(repeats, RPS.read(v, repeats, confidence), P99.read(v, repeats, confidence),
+                        CPU.read(v, repeats, confidence)),
+                new Steadiness(v.decimal(WARMUP_S), v.integer(NOT_STEADY_SAMPLES), v.integer(WARMUP_UNSETTLED)),
+                new OpenModel(v.decimal(LAT_P99_UNCORRECTED), v.decimal(SCHEDULE_LAG_P99)));
+    }
+
+    /** This record with the spread and steadiness of all the step's samples (the rest is its median sample's). */
+    public StepRecord over(Repeats allSamples, Steadiness allSteadiness, OpenModel openMedians, boolean anySaturated) {
+        LoadSide l = new LoadSide(load.memcachedCpuPct(), load.loadCpusBusyPct(), load.stealPct(), load.otherLoadPct(),
+                load.loadSidePct(), anySaturated);
+        return new StepRecord(key, driver, server, l, setup, files, allSamples, allSteadiness, openMedians);
+    }
+
+    /**
+     * The four columns of a figure's spread ({@code rps_min}, {@code rps_max}, {@code rps_ci_low},
+     * {@code rps_ci_high}); its median is results.csv's figure and its confidence {@code ci_confidence}.
+     */
+    private record SpreadColumns(Column<StepRecord> min, Column<StepRecord> max, Column<StepRecord> ciLow,
+                                 Column<StepRecord> ciHigh) {
+        SpreadColumns(String prefix, String suffix, int decimals, Function<Repeats, Spread> spread) {
+            this(Column.decimal(prefix + "min" + suffix, decimals, s -> spread.apply(s.repeats).min()),
+                    Column.decimal(prefix + "max" + suffix, decimals, s -> spread.apply(s.repeats).max()),
+                    Column.decimal(prefix + "ci_low" + suffix, decimals, s -> spread.apply(s.repeats).ciLow()),
+                    Column.decimal(prefix + "ci_high" + suffix, decimals, s -> spread.apply(s.repeats).ciHigh()));
+        }
+
+        List<Column<StepRecord>> columns() {
+            return List.of(min, max, ciLow, ciHigh);
+        }
+
+        /** The spread as written; its median is not in steps.csv (it is results.csv's figure). */
+        Spread read(CsvRow v, int n, double confidence) {
+            return new Spread(n, Double.NaN, v.decimal(min), v.decimal(max), v.decimal(ciLow), v.decimal(ciHigh), confidence);
+        }
     }
 }

@@ -58,13 +58,17 @@ public final class ReportWriter {
         if (!capacities.isEmpty()) {
             data.set("capacity", capacityJson(capacities));
         }
-        String title = "testbed run " + (rows.isEmpty() ? runDir.getFileName() : rows.get(0).runId());
+        String title = "testbed run " + (rows.isEmpty() ? runDir.getFileName() : rows.get(0).origin().runId());
         Path file = runDir.resolve(FILE);
         Files.writeString(file, page(title, "report", data), StandardCharsets.UTF_8);
         return file;
     }
 
-    /** The rows of a run as JSON objects, each with its steps.csv record merged in under {@code step}. */
+    /**
+     * The rows of a run as JSON objects keyed by results.csv's columns, each with its steps.csv record
+     * merged in under {@code step}, keyed by steps.csv's columns: the page reads the run folder's own
+     * names, one convention, and a column added to either table reaches it without a line here.
+     */
     public static ArrayNode rowsJson(List<ResultRow> rows, List<StepRecord> steps) {
         Map<ResultRow.StepKey, StepRecord> byKey = new HashMap<>();
         for (StepRecord step : steps) {
@@ -72,29 +76,16 @@ public final class ReportWriter {
         }
         ArrayNode array = EnvironmentFile.JSON.createArrayNode();
         for (ResultRow row : rows) {
-            ObjectNode n = array.addObject();
-            List<String> fields = row.fields();
-            for (int i = 0; i < ResultsCsv.COLUMNS.size(); i++) {
-                String column = ResultsCsv.COLUMNS.get(i);
-                String value = fields.get(i);
-                if (isNumeric(column)) {
-                    if (value.isEmpty()) {
-                        n.putNull(column);
-                    } else {
-                        n.put(column, Double.parseDouble(value));
-                    }
-                } else {
-                    n.put(column, value);
-                }
-            }
+            ObjectNode n = ResultsCsv.TABLE.json(row);
+            array.add(n);
             StepRecord step = byKey.get(row.key());
             if (step != null) {
-                ObjectNode s = EnvironmentFile.JSON.valueToTree(step);
-                if (!step.sla().isEmpty()) {
+                ObjectNode s = StepsCsv.TABLE.json(step);
+                String sla = step.setup().sla();
+                if (!sla.isEmpty()) {
                     // The objective as numbers, parsed here once, for the chart's line.
-                    Sla sla = Sla.parse(step.sla());
-                    s.put("slaPercentile", sla.percentile());
-                    s.put("slaBoundMs", sla.boundMs());
+                    s.put("sla_percentile", Sla.parse(sla).percentile());
+                    s.put("sla_bound_ms", Sla.parse(sla).boundMs());
                 }
                 n.set("step", s);
             }
@@ -131,34 +122,8 @@ public final class ReportWriter {
     /** counters.csv records as JSON objects by column; a figure perf could not count is null. */
     public static ArrayNode countersJson(List<CounterRecord> records) {
         ArrayNode array = EnvironmentFile.JSON.createArrayNode();
-        for (CounterRecord r : records) {
-            ObjectNode n = array.addObject();
-            n.put("variant", r.variant());
-            n.put("scenario", r.scenario());
-            n.put("concurrency", r.concurrency());
-            n.put("target_rps", r.targetRps());
-            n.put("conditions", r.conditions().label());
-            n.put("repeat", r.repeat());
-            n.put("requests", r.requests());
-            double[] figures = r.figures();
-            for (int i = 0; i < figures.length; i++) {
-                if (Double.isNaN(figures[i])) {
-                    n.putNull(CounterRecord.figureColumns().get(i));
-                } else {
-                    n.put(CounterRecord.figureColumns().get(i), figures[i]);
-                }
-            }
-            n.put("unavailable", r.unavailable());
-        }
+        records.forEach(r -> array.add(CountersCsv.TABLE.json(r)));
         return array;
-    }
-
-    private static boolean isNumeric(String column) {
-        return switch (column) {
-            case "run_id", "started_at", "host", "arch", "cpu_model", "jdk", "variant", "mode", "scenario", "driver",
-                 "conditions" -> false;
-            default -> true;
-        };
     }
 
     /**
@@ -172,7 +137,7 @@ public final class ReportWriter {
 
     /** A page: the shared CSS and renderer, the data, and {@code mode} ("report" or "compare") to draw. */
     public static String page(String title, String mode, JsonNode data) throws IOException {
-        rules(data).put("notQuietPct", SampleRecord.NOT_QUIET_PCT);
+        rules(data).put("not_quiet_pct", SampleRecord.NOT_QUIET_PCT);
         String json = EnvironmentFile.JSON.writeValueAsString(data).replace("</", "<\\/").replace("<!--", "<\\!--");
         return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

@@ -66,13 +66,17 @@
     return typeof v === 'number' ? v : Number(v);
   }
 
+  // steps.csv's columns of a figure's spread: prefix and suffix around min, max, ci_low, ci_high.
+  var SPREAD_COLUMNS = {rps: ['rps_', ''], p99: ['lat_p99_', '_ms'], cpu: ['cpu_ms_per_req_', '']};
+
   // The spread of a figure of a repeated step ('rps', 'p99', 'cpu' of steps.csv), or null for a single sample.
   function spreadOf(r, key) {
-    var s = r.step && r.step[key];
-    if (!s || !(num(s.n) > 1)) { return null; }
-    var lo = num(s.ciLow), hi = num(s.ciHigh);
+    var s = r.step, c = SPREAD_COLUMNS[key];
+    if (!s || !(num(s.repeats) > 1)) { return null; }
+    function col(part) { return num(s[c[0] + part + c[1]]); }
+    var lo = col('ci_low'), hi = col('ci_high');
     if (isNaN(lo) || isNaN(hi)) { return null; }
-    return {n: num(s.n), lo: lo, hi: hi, min: num(s.min), max: num(s.max), confidence: num(s.confidence)};
+    return {n: num(s.repeats), lo: lo, hi: hi, min: col('min'), max: col('max'), confidence: num(s.ci_confidence)};
   }
 
   function spreadText(sp, digits) {
@@ -80,7 +84,7 @@
     return '[' + fmt(sp.lo, digits) + ', ' + fmt(sp.hi, digits) + '] ' + Math.round(sp.confidence * 1000) / 10 + '%, n=' + sp.n;
   }
 
-  function notSteady(r) { return !!(r.step && num(r.step.notSteadySamples) > 0); }
+  function notSteady(r) { return !!(r.step && num(r.step.not_steady_samples) > 0); }
 
   // A vertical error bar from y1 to y2 (pixels) at x, with caps.
   function errorBar(parent, x, y1, y2, color, text) {
@@ -278,7 +282,7 @@
   function levelOf(r) { return r.target_rps > 0 ? r.target_rps : r.concurrency; }
   function levelLabel(r) { return r.target_rps > 0 ? fmt(r.target_rps) + '/s' : 'c=' + r.concurrency; }
   function cpuPerReq(r) { return (r.cpu_user_ms_per_req || 0) + (r.cpu_sys_ms_per_req || 0); }
-  function saturated(r) { return !!(r.step && r.step.loadSaturated); }
+  function saturated(r) { return !!(r.step && r.step.load_saturated); }
 
   function isLogX(values) {
     var v = unique(values).sort(function (a, b) { return a - b; });
@@ -323,12 +327,12 @@
   // The not-steady marker's text for a step, or null when it was steady (or the run predates the check).
   function steadyTip(r) {
     if (!notSteady(r)) { return null; }
-    return 'not steady: throughput still trended within the step in ' + num(r.step.notSteadySamples) + ' of ' + (num(r.step.repeats) || 1) + ' sample(s)';
+    return 'not steady: throughput still trended within the step in ' + num(r.step.not_steady_samples) + ' of ' + (num(r.step.repeats) || 1) + ' sample(s)';
   }
 
   function steadyCell(r) {
-    if (!r.step || r.step.notSteadySamples === undefined) { return ''; }
-    return notSteady(r) ? {text: 'NOT STEADY (' + num(r.step.notSteadySamples) + ' of ' + (num(r.step.repeats) || 1) + ')', cls: 'unsteady'} : 'steady';
+    if (!r.step || r.step.not_steady_samples === undefined) { return ''; }
+    return notSteady(r) ? {text: 'NOT STEADY (' + num(r.step.not_steady_samples) + ' of ' + (num(r.step.repeats) || 1) + ')', cls: 'unsteady'} : 'steady';
   }
 
   function errOf(r, key, digits) {
@@ -372,7 +376,7 @@
         'within the measured window (first third against last third of its 1-second windows). They are ringed in purple (dashed) on the charts and marked in the tables: ' +
         unsteady.map(function (r) { return r.variant + ' ' + r.scenario + ' ' + levelLabel(r); }).join(', ') + '.');
     }
-    var cutShort = rows.filter(function (r) { return r.step && num(r.step.warmupUnsettledSamples) > 0; });
+    var cutShort = rows.filter(function (r) { return r.step && num(r.step.warmup_unsettled_samples) > 0; });
     if (cutShort.length) {
       html('p', {'class': 'note flag', id: 'warmup-cut-short'}, main, cutShort.length + ' of ' + rows.length + ' steps followed a warm-up that reached ' +
         'its --warmup limit before the server was steady (throughput still rising or the JIT still compiling): their figures may be those of a ' +
@@ -385,7 +389,7 @@
       variants.map(function (v) {
         var vr = rows.filter(function (r) { return r.variant === v; });
         var warm = unique(vr.map(function (r) { return r.scenario; })).map(function (sc) {
-          var w = vr.filter(function (r) { return r.scenario === sc && r.step; }).map(function (r) { return num(r.step.warmupS); });
+          var w = vr.filter(function (r) { return r.scenario === sc && r.step; }).map(function (r) { return num(r.step.warmup_s); });
           return sc + ' ' + range(w, 1, ' s');
         });
         var bad = vr.filter(notSteady).length;
@@ -412,9 +416,9 @@
       'Server CPU per request comes from /proc/PID/stat (user and system time of the server process) before and after each step. ' +
       'Points and bars outlined in orange are steps where the load generator used more than ' + (run.saturation_pct || 90) +
       '% of its CPUs (the driver, memcached when it shares them, and the interrupt/softirq time of loopback networking there): the limit may have been the client, not the server. ' +
-      '"Load/server CPUs busy" and "steal" (from /proc/stat) count anything that ran there; "other load" is the busy time none of the run\'s processes accounts for: above ' + RULES.notQuietPct + '% the machine was not quiet and the figures are noisy.');
-    var noisy = rows.filter(function (r) { return r.step && r.step.otherLoadPct > RULES.notQuietPct; }).length;
-    if (noisy) { html('p', {'class': 'note flag'}, main, noisy + ' of ' + rows.length + ' steps ran on a machine that was not quiet (other load above ' + RULES.notQuietPct + '% of the CPUs): compare them with care, or re-run on an idle machine.'); }
+      '"Load/server CPUs busy" and "steal" (from /proc/stat) count anything that ran there; "other load" is the busy time none of the run\'s processes accounts for: above ' + RULES.not_quiet_pct + '% the machine was not quiet and the figures are noisy.');
+    var noisy = rows.filter(function (r) { return r.step && r.step.other_load_pct > RULES.not_quiet_pct; }).length;
+    if (noisy) { html('p', {'class': 'note flag'}, main, noisy + ' of ' + rows.length + ' steps ran on a machine that was not quiet (other load above ' + RULES.not_quiet_pct + '% of the CPUs): compare them with care, or re-run on an idle machine.'); }
     if (!rows.length) { html('p', {}, main, 'No rows in results.csv.'); return; }
     var variants = unique(rows.map(function (r) { return r.variant; }));
     var color = {};
@@ -426,7 +430,7 @@
     scenarios.forEach(function (sc) {
       var rs = rows.filter(function (r) { return r.scenario === sc; });
       var delayMs = 0, threads = 0;
-      rs.forEach(function (r) { if (r.step) { delayMs = r.step.delayMs || delayMs; threads = r.step.threads || threads; } });
+      rs.forEach(function (r) { if (r.step) { delayMs = r.step.delay_ms || delayMs; threads = r.step.threads || threads; } });
       if (sc === 'delay') { delayMs = delayMs || run.delay_ms || 150; threads = threads || run.threads || 200; }
       html('h2', {}, main, 'Scenario: ' + sc + (sc === 'delay' ? ' (' + delayMs + ' ms of simulated I/O per request)' : ''));
       [['closed', function (r) { return !(r.target_rps > 0); }, 'concurrent users (closed model)'],
@@ -466,7 +470,7 @@
           // The probes of a capacity search (--sla on p99): the objective as a line, so the rates met lie under it.
           var slaBounds = [];
           var slas = {};
-          kr.forEach(function (r) { if (r.step && r.step.sla && r.step.slaPercentile === 99) { slas[r.step.sla] = r.step.slaBoundMs; } });
+          kr.forEach(function (r) { if (r.step && r.step.sla && r.step.sla_percentile === 99) { slas[r.step.sla] = r.step.sla_bound_ms; } });
           Object.keys(slas).forEach(function (sla) {
             if (xs.length) {
               var sx2 = xs.slice().sort(function (a, b) { return a - b; });
@@ -519,8 +523,8 @@
         }).filter(function (r) { return r; }).sort(function (a, b) { return b.rps - a.rps; });
         table(main, [{name: 'variant', l: 1}, {name: 'mode', l: 1}, 'level', 'req/s', {name: 'req/s interval', l: 1}, 'p99 ms', 'CPU ms/req (user+sys)', 'errors', {name: 'steady', l: 1}, {name: 'load generator', l: 1}],
           best.map(function (r) { return [r.variant, r.mode, levelLabel(r), fmt(r.rps, 0), spreadText(spreadOf(r, 'rps'), 0), fmt(r.lat_p99_ms, 3), fmt(cpuPerReq(r), 4), r.errors, steadyCell(r),
-            r.step ? {text: (saturated(r) ? 'SATURATED: ' : '') + 'load side ' + fmt(r.step.loadSidePct || (r.step.driverCpuPct || 0) + (r.step.memcachedCpuPct || 0), 0) + '% (driver ' + fmt(r.step.driverCpuPct, 0) + '%, memcached ' +
-              fmt(r.step.memcachedCpuPct, 0) + '%)', cls: saturated(r) ? 'bad' : ''} : '']; }));
+            r.step ? {text: (saturated(r) ? 'SATURATED: ' : '') + 'load side ' + fmt(r.step.load_side_pct || (r.step.driver_cpu_pct || 0) + (r.step.memcached_cpu_pct || 0), 0) + '% (driver ' + fmt(r.step.driver_cpu_pct, 0) + '%, memcached ' +
+              fmt(r.step.memcached_cpu_pct, 0) + '%)', cls: saturated(r) ? 'bad' : ''} : '']; }));
       });
     });
     html('h2', {}, main, 'Every step: latency percentiles, server CPU, memory, GC');
@@ -531,22 +535,39 @@
       {name: 'raw', l: 1}, {name: 'flame graph', l: 1}],
       rows.map(function (r) {
         var s = r.step || {};
-        return [r.variant, r.scenario, levelLabel(r), r.driver, r.conditions || 'plain', s.tlsHandshakes !== undefined ? s.tlsHandshakes : '',
-          s.gzipResponses !== undefined ? s.gzipResponses : '', r.requests, r.errors ? {text: String(r.errors), cls: 'bad'} : 0, fmt(r.rps, 1),
+        return [r.variant, r.scenario, levelLabel(r), r.driver, r.conditions || 'plain', s.tls_handshakes !== undefined ? s.tls_handshakes : '',
+          s.gzip_responses !== undefined ? s.gzip_responses : '', r.requests, r.errors ? {text: String(r.errors), cls: 'bad'} : 0, fmt(r.rps, 1),
           fmt(r.lat_p50_ms, 3), fmt(r.lat_p90_ms, 3), fmt(r.lat_p99_ms, 3), fmt(r.lat_p999_ms, 3), fmt(r.lat_max_ms, 3),
           fmt(r.cpu_user_ms_per_req, 4), fmt(r.cpu_sys_ms_per_req, 4), fmt(r.server_rss_mb, 1), r.gc_count, fmt(r.gc_ms, 1),
-          s.loadSidePct !== undefined ? {text: fmt(s.loadSidePct, 0) + '%' + (s.loadSaturated ? ' SATURATED' : ''), cls: s.loadSaturated ? 'bad' : ''} : '',
-          s.driverCpuPct !== undefined ? fmt(s.driverCpuPct, 0) + '%' : '',
-          s.memcachedCpuPct !== undefined ? fmt(s.memcachedCpuPct, 0) + '%' : '', s.loadCpusBusyPct !== undefined ? fmt(s.loadCpusBusyPct, 0) + '%' : '', s.serverCpusBusyPct !== undefined ? fmt(s.serverCpusBusyPct, 0) + '%' : '',
-          s.stealPct !== undefined ? fmt(s.stealPct, 1) + '%' : '',
-          s.otherLoadPct !== undefined ? {text: fmt(s.otherLoadPct, 0) + '%', cls: s.otherLoadPct > RULES.notQuietPct ? 'bad' : ''} : '',
+          s.load_side_pct !== undefined ? {text: fmt(s.load_side_pct, 0) + '%' + (s.load_saturated ? ' SATURATED' : ''), cls: s.load_saturated ? 'bad' : ''} : '',
+          s.driver_cpu_pct !== undefined ? fmt(s.driver_cpu_pct, 0) + '%' : '',
+          s.memcached_cpu_pct !== undefined ? fmt(s.memcached_cpu_pct, 0) + '%' : '', s.load_cpus_busy_pct !== undefined ? fmt(s.load_cpus_busy_pct, 0) + '%' : '', s.server_cpus_busy_pct !== undefined ? fmt(s.server_cpus_busy_pct, 0) + '%' : '',
+          s.steal_pct !== undefined ? fmt(s.steal_pct, 1) + '%' : '',
+          s.other_load_pct !== undefined ? {text: fmt(s.other_load_pct, 0) + '%', cls: s.other_load_pct > RULES.not_quiet_pct ? 'bad' : ''} : '',
           s.repeats !== undefined ? s.repeats : '', spreadText(spreadOf(r, 'rps'), 1), spreadText(spreadOf(r, 'p99'), 3), spreadText(spreadOf(r, 'cpu'), 4),
-          steadyCell(r), isNaN(num(s.warmupS)) ? '' : (num(s.warmupUnsettledSamples) > 0
-            ? {text: fmt(num(s.warmupS), 1) + ' s, cut short in ' + num(s.warmupUnsettledSamples), cls: 'unsteady'} : fmt(num(s.warmupS), 1) + ' s'),
+          steadyCell(r), isNaN(num(s.warmup_s)) ? '' : (num(s.warmup_unsettled_samples) > 0
+            ? {text: fmt(num(s.warmup_s), 1) + ' s, cut short in ' + num(s.warmup_unsettled_samples), cls: 'unsteady'} : fmt(num(s.warmup_s), 1) + ' s'),
           s.raw ? {href: s.raw, text: 'raw'} : '', s.flamegraph ? {href: s.flamegraph, text: 'flame graph'} : ''];
       }), function (i) { return saturated(rows[i]) ? 'saturated' : ''; });
+    renderStepColumns(main, rows);
     if (data.counters && data.counters.length) { renderCounters(main, data.counters, color); }
     renderEnvironment(main, env);
+  }
+
+  // steps.csv as written, every column under its own name: a figure added to the run folder's
+  // schema shows here without a line of this script.
+  function renderStepColumns(main, rows) {
+    var withStep = rows.filter(function (r) { return r.step; });
+    if (!withStep.length) { return; }
+    var columns = Object.keys(withStep[0].step);
+    var d = html('details', {}, main);
+    html('summary', {}, d, 'Every column of steps.csv');
+    table(d, columns.map(function (c) { return {name: c, l: 1}; }), withStep.map(function (r) {
+      return columns.map(function (c) {
+        var v = r.step[c];
+        return v === null || v === undefined ? '' : typeof v === 'number' ? fmt(v) : String(v);
+      });
+    }));
   }
 
   // A run under several conditions (--conditions plain,metrics): each condition's step against the same step under plain.
@@ -662,8 +683,8 @@
   function verdictOf(ch) { return VERDICT[ch && ch.verdict] || VERDICT['no noise estimate']; }
 
   function ciText(ch) {
-    if (!ch || ch.ciLow === null || ch.ciLow === undefined || isNaN(num(ch.ciLow))) { return ''; }
-    return '[' + num(ch.ciLow).toFixed(3) + ', ' + num(ch.ciHigh).toFixed(3) + ']';
+    if (!ch || ch.ci_low === null || ch.ci_low === undefined || isNaN(num(ch.ci_low))) { return ''; }
+    return '[' + num(ch.ci_low).toFixed(3) + ', ' + num(ch.ci_high).toFixed(3) + ']';
   }
 
   function ratioText(ch) {
@@ -674,7 +695,7 @@
     var ch = m.changes[metric.key];
     return m.variant + ' ' + m.scenario + ' ' + m.level + ' ' + metric.key + ' ' + ratioText(ch) + '× ' + ciText(ch) + ' ' + ch.verdict +
       ' (' + metric.name + ' A ' + fmt(num(ch.a), metric.digits) + ' → B ' + fmt(num(ch.b), metric.digits) + ' ' + metric.unit +
-      '; ' + Math.round(num(ch.confidence) * 1000) / 10 + '% interval, n ' + ch.nA + '/' + ch.nB + ')';
+      '; ' + Math.round(num(ch.confidence) * 1000) / 10 + '% interval, n ' + ch.n_a + '/' + ch.n_b + ')';
   }
 
   function verdictLegend(parent) {
@@ -696,7 +717,7 @@
       'fork by fork: the ratio of the geometric means of the fork means, and Welch\'s 95% interval with the fork (a freshly started server) ' +
       'as the unit. A figure is called better or worse only when ' +
       'the whole interval lies on one side of 1 AND the change exceeds the noise floor: the larger of ' +
-      pct(RULES.minEffect.rps) + ' (' + pct(RULES.minEffect.p99) + ' for p99, ' + pct(RULES.minEffect.cpu) + ' for CPU per request) and both runs\' ' +
+      pct(RULES.min_effect.rps) + ' (' + pct(RULES.min_effect.p99) + ' for p99, ' + pct(RULES.min_effect.cpu) + ' for CPU per request) and both runs\' ' +
       'scatter between samples ((max − min) / median) added up. So many figures are compared at once that an interval alone would call about one in twenty a change ' +
       'between two runs of the same thing. Better means more req/s, lower p99, less CPU per request. Caveats (a warm-up cut short, not steady, ' +
       'not quiet, saturated, one fork) stand beside a verdict, never instead of it.');
@@ -723,7 +744,7 @@
       var c = barChart(div, {title: k.name + ' ratio B/A (' + k.better + ')', yLabel: 'B / A', lines: [{y: 1, label: 'same', color: '#57606a'}], groups: variants.map(function (v) {
         return {label: v, bars: matched.filter(function (m) { return m.variant === v; }).map(function (m) {
           var ch = m.changes[k.key] || {};
-          var lo = num(ch.ciLow), hi = num(ch.ciHigh);
+          var lo = num(ch.ci_low), hi = num(ch.ci_high);
           return {label: m.scenario + ' ' + m.level + ' (' + ch.verdict + ')',
             err: isNaN(lo) || isNaN(hi) ? null : {lo: lo, hi: hi, tip: ciText(ch) + ' at ' + Math.round(num(ch.confidence) * 1000) / 10 + '%'},
             segments: [{value: num(ch.ratio), color: verdictOf(ch).color, name: 'B/A', digits: 3}]};
@@ -737,7 +758,7 @@
       headers.push(k.name + ' A', k.name + ' B', 'B/A', 'interval', {name: 'verdict', l: 1});
     });
     headers.push({name: 'flags', l: 1});
-    var anyFlameDiff = matched.some(function (m) { return m.flameDiff; });
+    var anyFlameDiff = matched.some(function (m) { return m.flame_diff; });
     if (anyFlameDiff) { headers.push({name: 'flame graph B vs A', l: 1}); }
     table(main, headers, matched.map(function (m) {
       var cells = [m.variant, m.scenario, m.level];
@@ -746,17 +767,17 @@
         var cls = verdictOf(ch).cls;
         cells.push(fmt(num(ch.a), k.digits), fmt(num(ch.b), k.digits), {text: ratioText(ch), cls: cls},
           {text: ciText(ch) ? ciText(ch) + ' ' + Math.round(num(ch.confidence) * 100) + '%' : '–', cls: cls},
-          {text: (ch.verdict || '') + (ch.nA !== undefined ? ' (n ' + ch.nA + '/' + ch.nB + ')' : ''), cls: cls});
+          {text: (ch.verdict || '') + (ch.n_a !== undefined ? ' (n ' + ch.n_a + '/' + ch.n_b + ')' : ''), cls: cls});
       });
       cells.push((m.flags || []).join('; '));
-      if (anyFlameDiff) { cells.push(m.flameDiff ? {href: m.flameDiff, text: 'differential flame graph'} : ''); }
+      if (anyFlameDiff) { cells.push(m.flame_diff ? {href: m.flame_diff, text: 'differential flame graph'} : ''); }
       return cells;
     }));
-    if ((data.onlyA || []).length || (data.onlyB || []).length) {
+    if ((data.only_a || []).length || (data.only_b || []).length) {
       html('h3', {}, main, 'Steps in one run only');
       table(main, [{name: 'run', l: 1}, {name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level'],
-        (data.onlyA || []).map(function (k) { return ['A', k.variant, k.scenario, k.level]; })
-          .concat((data.onlyB || []).map(function (k) { return ['B', k.variant, k.scenario, k.level]; })));
+        (data.only_a || []).map(function (k) { return ['A', k.variant, k.scenario, k.level]; })
+          .concat((data.only_b || []).map(function (k) { return ['B', k.variant, k.scenario, k.level]; })));
     }
     if ((data.capacity || []).length) { renderCapacityRatios(main, data.capacity); }
     if ((data.counters || []).length) { renderCounterRatios(main, data.counters); }
@@ -784,7 +805,7 @@
         var v = verdictOf(e);
         return [e.variant, e.scenario, e.conditions, e.sla, fmt(e.a) + ' ' + e.a_range, fmt(e.b) + ' ' + e.b_range,
           {text: e.ratio === null ? 'n/a' : fmt(e.ratio, 3), cls: v.cls},
-          e.ciLow === null || e.ciLow === undefined ? '–' : '[' + fmt(e.ciLow, 3) + ', ' + fmt(e.ciHigh, 3) + ']',
+          e.ci_low === null || e.ci_low === undefined ? '–' : '[' + fmt(e.ci_low, 3) + ', ' + fmt(e.ci_high, 3) + ']',
           {text: e.verdict === 'faster' ? 'higher' : e.verdict === 'slower' ? 'lower' : e.verdict, cls: v.cls}];
       }));
   }

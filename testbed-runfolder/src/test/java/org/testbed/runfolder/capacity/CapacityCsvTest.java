@@ -8,12 +8,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.Records;
 
 class CapacityCsvTest {
 
     private static CapacityRecord search(String variant, Conditions conditions, int repeat, double capacity) {
-        return new CapacityRecord(variant, "mix", conditions, "p99<=5ms", repeat, capacity, 9,
-                "100:met 200:met 400:missed", "200 req/s met p99<=5ms, 400 req/s missed it (p99 was 7.10 ms)");
+        return Records.capacity(variant, conditions, repeat, capacity);
     }
 
     @Test
@@ -22,7 +22,7 @@ class CapacityCsvTest {
         CapacityCsv.TABLE.create(file);
         CapacityRecord written = search("vertx", new Conditions(true, true, false), 2, 41_250);
         CapacityCsv.TABLE.append(file, written);
-        assertThat(Files.readString(file)).startsWith(String.join(",", CapacityRecord.COLUMNS));
+        assertThat(Files.readString(file)).startsWith(String.join(",", CapacityCsv.TABLE.names()));
         assertThat(CapacityCsv.TABLE.read(file)).containsExactly(written);
     }
 

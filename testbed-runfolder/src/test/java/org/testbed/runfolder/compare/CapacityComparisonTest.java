@@ -9,13 +9,14 @@ import org.junit.jupiter.api.Test;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.stats.Verdict;
 import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.Records;
 
 class CapacityComparisonTest {
 
     private static List<CapacityRecord> passes(String variant, Conditions conditions, double... capacities) {
         List<CapacityRecord> list = new ArrayList<>();
         for (int i = 0; i < capacities.length; i++) {
-            list.add(new CapacityRecord(variant, "mix", conditions, "p99<=5ms", i + 1, capacities[i], 9, "", ""));
+            list.add(Records.capacity(variant, conditions, i + 1, capacities[i]));
         }
         return list;
     }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.Csv;
+import org.testbed.runfolder.Records;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.ResultsCsv;
 import org.testbed.runfolder.csv.SampleRecord;
@@ -25,8 +26,11 @@ class ComparisonTest {
 
     static ResultRow row(String variant, String scenario, int concurrency, double rate, double rps, double p99,
                          double user, double sys, String jdk) {
-        return new ResultRow("r", "t", "h", "x86_64", "cpu", 2, jdk, variant, "sync", scenario, "testbed-nio",
-                concurrency, rate, 10, (long) (rps * 10), 0, rps, 1, 2, p99, 4, 5, user, sys, 100, 1, 1);
+        return row(Records.key(variant, scenario, concurrency, rate), rps, p99, user, sys, jdk);
+    }
+
+    static ResultRow row(ResultRow.StepKey key, double rps, double p99, double user, double sys, String jdk) {
+        return Records.row(key, "sync", jdk, rps, p99, user, sys);
     }
 
     @Test
@@ -98,7 +102,7 @@ class ComparisonTest {
     }
 
     static SampleRecord sample(String variant, int concurrency, int repeat, double rps, double p99, double cpu) {
-        return new SampleRecord(variant, "mix", concurrency, 0, repeat, rps, p99, cpu, 0, Double.NaN, Double.NaN, 5, true, "", true);
+        return Records.sample(Records.closed(variant, "mix", concurrency), repeat, rps, p99, cpu);
     }
 
     /** Five repeats of a step, each figure scaled by its factor, with a small deterministic scatter. */
@@ -113,11 +117,10 @@ class ComparisonTest {
 
     /** The results.csv row of a step: the medians of its samples. */
     static ResultRow median(List<SampleRecord> samples) {
-        SampleRecord s = samples.get(0);
-        double cpu = MedianInterval.median(samples.stream().mapToDouble(SampleRecord::cpuMsPerReq).toArray());
-        return row(s.variant(), s.scenario(), s.concurrency(), s.targetRps(),
-                MedianInterval.median(samples.stream().mapToDouble(SampleRecord::rps).toArray()),
-                MedianInterval.median(samples.stream().mapToDouble(SampleRecord::latP99Ms).toArray()), cpu * 0.75, cpu * 0.25, "17");
+        double cpu = MedianInterval.median(samples.stream().mapToDouble(s -> s.figures().cpuMsPerReq()).toArray());
+        return row(samples.get(0).key(), MedianInterval.median(samples.stream().mapToDouble(s -> s.figures().rps()).toArray()),
+                MedianInterval.median(samples.stream().mapToDouble(s -> s.figures().latP99Ms()).toArray()), cpu * 0.75, cpu * 0.25,
+                "17");
     }
 
     @Test
@@ -160,9 +163,7 @@ class ComparisonTest {
         List<SampleRecord> a = repeats("servlet-tomcat-sync", 400, 127, 160, 0.3);
         List<SampleRecord> b = new ArrayList<>();
         for (SampleRecord s : repeats("servlet-tomcat-sync", 400, 1251, 160, 0.3)) {
-            b.add(new SampleRecord(s.variant(), s.scenario(), s.concurrency(), s.targetRps(), s.repeat(), s.rps(), s.latP99Ms(),
-                    s.cpuMsPerReq(), 0, Double.NaN, Double.NaN, 20, true, "", s.repeat() != 2, Conditions.PLAIN, 0, 0, 1,
-                    s.repeat() == 3 ? 40 : 0, false));
+            b.add(Records.withCaveats(s, new SampleRecord.Caveats(20, s.repeat() != 2, true, s.repeat() == 3 ? 40 : 0, false)));
         }
         Comparison c = Comparison.of(List.of(median(a)), SamplesCsv.byStep(a), List.of(median(b)), SamplesCsv.byStep(b));
         Comparison.Match m = c.matched().get(0);
@@ -192,14 +193,13 @@ class ComparisonTest {
         Comparison.Change rps = c.matched().get(0).change(Comparison.Metric.RPS);
         assertThat(rps.ciLow()).isLessThan(1);
         assertThat(rps.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
-        double[] pooledA = a.stream().mapToDouble(SampleRecord::rps).toArray();
-        double[] pooledB = b.stream().mapToDouble(SampleRecord::rps).toArray();
+        double[] pooledA = a.stream().mapToDouble(s -> s.figures().rps()).toArray();
+        double[] pooledB = b.stream().mapToDouble(s -> s.figures().rps()).toArray();
         assertThat(RatioInterval.of(pooledA, pooledB).ciHigh()).as("the same samples as independent forks").isLessThan(1);
     }
 
     private static SampleRecord iteration(int fork, int iteration, double rps) {
-        return new SampleRecord("vertx", "mix", 64, 0, fork, rps, 4, 0.04, 0, Double.NaN, Double.NaN, 12, true, "", true,
-                Conditions.PLAIN, 0, 0, iteration, 0, false);
+        return Records.sample(Records.closed("vertx", "mix", 64), fork, iteration, rps, 4, 0.04);
     }
 
     @Test

@@ -2,6 +2,7 @@ package org.testbed.runfolder.csv;
 
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.Csv;
+import org.testbed.runfolder.Records;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.ResultsCsv;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,6 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.testbed.runfolder.stats.Spread;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,17 +26,16 @@ class ResultsCsvTest {
             + " conditions";
 
     static ResultRow row(String variant, int concurrency, double rps, double p99, double user, double sys) {
-        return new ResultRow("r1", "2025-01-01T00:00:00Z", "host", "x86_64", "Intel(R) Xeon(R), \"Gold\" 6338", 2,
-                "17.0.15+6", variant, "sync", "mix", "testbed-nio", concurrency, 0, 10.0, 1000, 0, rps, 0.5, 1.0, p99, 3.0,
-                4.0, user, sys, 200.5, 3, 12.5);
+        return new ResultRow(Records.origin(Records.QUOTED_CPU_MODEL, "17.0.15+6"), Records.closed(variant, "mix", concurrency),
+                "sync", "testbed-nio", Records.throughput(rps), Records.latencies(p99), Records.server(user, sys));
     }
 
     @Test
     void headerIsDesignMdsListExactly() {
         List<String> design = Arrays.stream(DESIGN_COLUMNS.split(",")).map(String::strip).toList();
         assertThat(ResultsCsv.COLUMNS).containsExactlyElementsOf(design);
-        assertThat(ResultsCsv.header()).isEqualTo(String.join(",", design) + "\n");
-        assertThat(row("v", 1, 1, 1, 1, 1).fields()).hasSameSizeAs(design);
+        assertThat(Csv.line(ResultsCsv.COLUMNS)).isEqualTo(String.join(",", design) + "\n");
+        assertThat(ResultsCsv.TABLE.fields(row("v", 1, 1, 1, 1, 1))).hasSameSizeAs(design);
     }
 
     @Test
@@ -48,25 +51,28 @@ class ResultsCsvTest {
         assertThat(lines.get(1)).contains("\"Intel(R) Xeon(R), \"\"Gold\"\" 6338\"");
         List<ResultRow> read = ResultsCsv.read(file);
         assertThat(read).containsExactly(a, b);
-        assertThat(read.get(1).cpuMsPerReq()).isEqualTo(0.12345 + 0.05);
+        assertThat(read.get(1).server().cpuMsPerReq()).isEqualTo(0.12345 + 0.05);
     }
 
     @Test
     void aMissingPerRequestFigureIsAnEmptyField() {
-        ResultRow empty = new ResultRow("r", "t", "h", "a", "c", 1, "j", "v", "m", "s", "d", 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
-                Double.NaN, Double.NaN, 1, 0, 0);
-        assertThat(empty.fields().get(ResultsCsv.COLUMNS.indexOf("cpu_user_ms_per_req"))).isEmpty();
+        ResultRow empty = Records.row(Records.closed("v", "s", 1), 0, 0, Double.NaN, Double.NaN);
+        assertThat(ResultsCsv.TABLE.fields(empty).get(ResultsCsv.COLUMNS.indexOf("cpu_user_ms_per_req"))).isEmpty();
     }
 
     @Test
     void sidecarRoundTrips(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("steps.csv");
         StepsCsv.TABLE.create(file);
-        StepRecord step = new StepRecord("vertx", "delay", 400, 0, "testbed-nio", 1234, 65.5, 30.0, 97.0, 100.0, 1.5, 3.0, 96.0, true, 400, "0", "1", 150, 200,
-                "raw/vertx/delay-c0400.txt", "", 3,
+        StepRecord step = new StepRecord(Records.closed("vertx", "delay", 400),
+                new StepRecord.DriverSide("testbed-nio", 1234, 65.5, 400, 0, 0), new StepRecord.ServerSide(100.0),
+                new StepRecord.LoadSide(30.0, 97.0, 1.5, 3.0, 96.0, true), new StepRecord.Setup("0", "1", 150, 200, ""),
+                new StepRecord.Files("raw/vertx/delay-c0400.txt", Optional.empty()),
                 // steps.csv keeps the spread; the median itself is results.csv's figure, read back as unknown
-                new Spread(3, Double.NaN, 2600, 2680, 2600, 2680, 0.75), new Spread(3, Double.NaN, 151.2, 160.9, 151.2, 160.9, 0.75),
-                new Spread(3, Double.NaN, 0.041, 0.044, 0.041, 0.044, 0.75), 12.0, 1, Double.NaN, Double.NaN, 2);
+                new StepRecord.Repeats(3, new Spread(3, Double.NaN, 2600, 2680, 2600, 2680, 0.75),
+                        new Spread(3, Double.NaN, 151.2, 160.9, 151.2, 160.9, 0.75),
+                        new Spread(3, Double.NaN, 0.041, 0.044, 0.041, 0.044, 0.75)),
+                new StepRecord.Steadiness(12.0, 1, 2), StepRecord.OpenModel.CLOSED);
         StepsCsv.TABLE.append(file, step);
         assertThat(StepsCsv.TABLE.read(file)).containsExactly(step);
         assertThat(StepsCsv.TABLE.read(dir.resolve("absent.csv"))).isEmpty();
@@ -75,9 +81,10 @@ class ResultsCsvTest {
     @Test
     void conditionsRoundTripAndAFileWithoutThemReadsAsPlain(@TempDir Path dir) throws Exception {
         ResultRow plain = row("vertx", 64, 12345.6, 2.5, 0.04, 0.01);
-        List<String> f = plain.fields();
-        ResultRow tls = ResultRow.of(java.util.stream.IntStream.range(0, f.size()).boxed().collect(java.util.stream.Collectors
-                .toMap(ResultsCsv.COLUMNS::get, i -> ResultsCsv.COLUMNS.get(i).equals("conditions") ? "tls+gzip" : f.get(i))));
+        List<String> f = ResultsCsv.TABLE.fields(plain);
+        ResultRow tls = ResultsCsv.TABLE.parse().apply(new CsvRow(IntStream.range(0, f.size()).boxed().collect(Collectors
+                .toMap(ResultsCsv.COLUMNS::get, i -> ResultsCsv.COLUMNS.get(i).equals("conditions") ? "tls+gzip" : f.get(i))),
+                "a line of results.csv"));
         assertThat(tls.conditions()).isEqualTo(new Conditions(true, true, false));
         assertThat(tls.key()).isNotEqualTo(plain.key());
         Path file = dir.resolve("results.csv");
@@ -87,9 +94,8 @@ class ResultsCsvTest {
 
         // A results.csv from before the column: every row plain.
         Path old = dir.resolve("old.csv");
-        String header = String.join(",", ResultsCsv.COLUMNS.subList(0, ResultsCsv.COLUMNS.size() - 1));
-        String line = String.join(",", f.subList(0, f.size() - 1)).replace("Intel(R) Xeon(R), \"Gold\" 6338", "cpu");
-        Files.writeString(old, header + "\n" + line + "\n");
+        Files.writeString(old, Csv.line(ResultsCsv.COLUMNS.subList(0, ResultsCsv.COLUMNS.size() - 1))
+                + Csv.line(f.subList(0, f.size() - 1)));
         assertThat(ResultsCsv.read(old)).singleElement().extracting(ResultRow::conditions).isEqualTo(Conditions.PLAIN);
     }
 

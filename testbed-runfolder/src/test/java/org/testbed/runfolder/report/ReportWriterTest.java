@@ -18,13 +18,13 @@ import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.Records;
 import org.testbed.runfolder.ResultsCsv;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
 import org.testbed.runfolder.stats.MedianInterval;
-import org.testbed.runfolder.stats.Spread;
 
 /**
  * A synthetic run with every kind of chart (a staircase, a single-level delay step with the
@@ -56,15 +56,17 @@ class ReportWriterTest {
             for (int c : new int[] {50, 100, 150, 200}) {
                 double rps = scale * (v[1].equals("sync") ? 8000 : 15000) * Math.min(1, c / 100.0);
                 boolean unsteady = repeats > 1 && c == 150 && v[0].equals("spring-tomcat");
-                repeated(rows, steps, samples, repeats, row(v[0], v[1], "mix", c, 0, rps, c / rps * 1000 * 1.8, jdk),
-                        step(v[0], "mix", c, 0, c == 200 && v[0].equals("vertx"), 0), unsteady ? 2 : 0);
+                ResultRow row = row(v[0], v[1], "mix", c, 0, rps, c / rps * 1000 * 1.8, jdk);
+                StepRecord step = step(row);
+                repeated(rows, steps, samples, repeats, row, c == 200 && v[0].equals("vertx") ? Records.saturated(step) : step,
+                        unsteady ? 2 : 0);
             }
             double delayRps = v[1].equals("sync") ? 1320 : 2600;
-            repeated(rows, steps, samples, repeats, row(v[0], v[1], "delay", 400, 0, delayRps, 160, jdk),
-                    step(v[0], "delay", 400, 0, false, 150), 0);
+            ResultRow delay = row(v[0], v[1], "delay", 400, 0, delayRps, 160, jdk);
+            repeated(rows, steps, samples, repeats, delay, Records.withDelay(step(delay), 150), 0);
             for (int r : new int[] {1000, 3000, 5000}) {
-                repeated(rows, steps, samples, repeats, row(v[0], v[1], "plaintext", 0, r, Math.min(r, scale * 4000), r > 4000 ? 900 : 2, jdk),
-                        step(v[0], "plaintext", 0, r, false, 0), 0);
+                ResultRow open = row(v[0], v[1], "plaintext", 0, r, Math.min(r, scale * 4000), r > 4000 ? 900 : 2, jdk);
+                repeated(rows, steps, samples, repeats, open, step(open), 0);
             }
         }
         ResultsCsv.write(dir.resolve(ResultsCsv.FILE), rows);
@@ -99,31 +101,26 @@ class ReportWriterTest {
         double[] rps = new double[repeats];
         double[] p99 = new double[repeats];
         double[] cpu = new double[repeats];
+        double warmupS = step.steadiness().warmupS();
         for (int i = 0; i < repeats; i++) {
-            rps[i] = median.rps() * WOBBLE[i];
-            p99[i] = median.latP99Ms() / WOBBLE[i];
-            cpu[i] = median.cpuMsPerReq() * WOBBLE[(i + 1) % repeats];
-            samples.add(new SampleRecord(median.variant(), median.scenario(), median.concurrency(), median.targetRps(), i + 1,
-                    rps[i], p99[i], cpu[i], 0, Double.NaN, Double.NaN, step.warmupS(), i >= notSteady, "", true));
+            rps[i] = median.throughput().rps() * WOBBLE[i];
+            p99[i] = median.latency().p99Ms() / WOBBLE[i];
+            cpu[i] = median.server().cpuMsPerReq() * WOBBLE[(i + 1) % repeats];
+            samples.add(Records.withCaveats(Records.sample(median.key(), i + 1, rps[i], p99[i], cpu[i]),
+                    new SampleRecord.Caveats(warmupS, true, i >= notSteady, 0, false)));
         }
-        steps.add(new StepRecord(step.variant(), step.scenario(), step.concurrency(), step.targetRps(), step.driver(),
-                step.driverCpuMs(), step.driverCpuPct(), step.memcachedCpuPct(), step.loadCpusBusyPct(), step.serverCpusBusyPct(),
-                step.stealPct(), step.otherLoadPct(), step.loadSidePct(), step.loadSaturated(), step.peakConnections(),
-                step.serverCpus(), step.loadCpus(), step.delayMs(), step.threads(), step.raw(), step.flamegraph(), repeats,
-                MedianInterval.of(rps), MedianInterval.of(p99), MedianInterval.of(cpu), step.warmupS(), notSteady,
-                Double.NaN, Double.NaN, notSteady > 0 ? 1 : 0));
+        steps.add(step.over(new StepRecord.Repeats(repeats, MedianInterval.of(rps), MedianInterval.of(p99), MedianInterval.of(cpu)),
+                new StepRecord.Steadiness(warmupS, notSteady, notSteady > 0 ? 1 : 0), StepRecord.OpenModel.CLOSED,
+                step.load().saturated()));
     }
 
     private static ResultRow row(String variant, String mode, String scenario, int c, double rate, double rps, double p99, String jdk) {
-        return new ResultRow("r1", "2025-01-01T00:00:00Z", "h", "x86_64", "Test CPU", 2, jdk, variant, mode, scenario,
-                "testbed-nio", c, rate, 10, (long) (rps * 10), 0, rps, p99 / 3, p99 / 2, p99, p99 * 1.5, p99 * 2,
-                0.03, 0.012, 250, 4, 20);
+        return Records.row(Records.key(variant, scenario, c, rate), mode, jdk, rps, p99, 0.03, 0.012);
     }
 
-    private static StepRecord step(String variant, String scenario, int c, double rate, boolean saturated, int delay) {
-        return new StepRecord(variant, scenario, c, rate, "testbed-nio", 900, saturated ? 60 : 30, saturated ? 37 : 10, saturated ? 99 : 60, 100, 0.5, 2, saturated ? 97 : 40, saturated, c, "0", "1",
-                delay, 200, "raw/" + variant + "/" + scenario + ".txt", "", 1, Spread.single(0), Spread.single(0),
-                Spread.single(0), variant.equals("vertx") ? 12 : 7, 0, Double.NaN, Double.NaN, 0);
+    /** The row's step, measured once; vertx warmed up 12 s, the others 7 s. */
+    private static StepRecord step(ResultRow row) {
+        return Records.step(row, row.variant().equals("vertx") ? 12 : 7);
     }
 
     /** The SLA line of a capacity search's chart comes from the bound this code parsed, not from the script's own reading. */
@@ -132,14 +129,9 @@ class ReportWriterTest {
         List<ResultRow> rows = new ArrayList<>();
         StepsCsv.TABLE.create(dir.resolve(StepsCsv.FILE));
         for (double rate : new double[] {1000, 2000, 4000}) {
-            rows.add(row("vertx", "async", "mix", 0, rate, rate, rate / 1000, "17"));
-            StepRecord s = step("vertx", "mix", 0, rate, false, 0);
-            StepsCsv.TABLE.append(dir.resolve(StepsCsv.FILE), new StepRecord(s.variant(), s.scenario(), s.concurrency(),
-                    s.targetRps(), s.driver(), s.driverCpuMs(), s.driverCpuPct(), s.memcachedCpuPct(), s.loadCpusBusyPct(),
-                    s.serverCpusBusyPct(), s.stealPct(), s.otherLoadPct(), s.loadSidePct(), s.loadSaturated(),
-                    s.peakConnections(), s.serverCpus(), s.loadCpus(), s.delayMs(), s.threads(), s.raw(), s.flamegraph(),
-                    s.repeats(), s.rps(), s.p99(), s.cpu(), s.warmupS(), s.notSteadySamples(), s.latP99UncorrectedMs(),
-                    s.scheduleLagP99Ms(), s.warmupUnsettledSamples(), s.conditions(), 0, 0, "p99<=5ms"));
+            ResultRow row = row("vertx", "async", "mix", 0, rate, rate, rate / 1000, "17");
+            rows.add(row);
+            StepsCsv.TABLE.append(dir.resolve(StepsCsv.FILE), Records.withSla(step(row), "p99<=5ms"));
         }
         ResultsCsv.write(dir.resolve(ResultsCsv.FILE), rows);
         Files.writeString(dir.resolve("environment.json"), "{\"run\":{\"run_id\":\"r1\"}}");
@@ -147,8 +139,8 @@ class ReportWriterTest {
         Path report = ReportWriter.write(dir);
 
         assertThat(Files.readString(report, StandardCharsets.UTF_8))
-                .containsPattern("\"slaPercentile\"\\s*:\\s*99\\.0").containsPattern("\"slaBoundMs\"\\s*:\\s*5\\.0")
-                .containsPattern("\"notQuietPct\"\\s*:\\s*15\\.0");
+                .containsPattern("\"sla_percentile\"\\s*:\\s*99\\.0").containsPattern("\"sla_bound_ms\"\\s*:\\s*5\\.0")
+                .containsPattern("\"not_quiet_pct\"\\s*:\\s*15\\.0");
         String dom = Chromium.dumpDom(report);
         assertThat(dom).contains("data-render=\"ok\"").contains("SLA p99&lt;=5ms");
     }
@@ -256,18 +248,19 @@ class ReportWriterTest {
         Conditions metrics = Conditions.parse("metrics");
         for (ResultRow r : List.copyOf(rows)) {
             if (r.variant().equals("vertx") && r.scenario().equals("mix")) {
-                rows.add(new ResultRow(r.runId(), r.startedAt(), r.host(), r.arch(), r.cpuModel(), r.cpus(), r.jdk(), r.variant(),
-                        r.mode(), r.scenario(), r.driver(), r.concurrency(), r.targetRps(), r.durationS(), r.requests(), 0,
-                        r.rps() * 0.9, r.latP50Ms(), r.latP90Ms(), r.latP99Ms(), r.latP999Ms(), r.latMaxMs(),
-                        r.cpuUserMsPerReq() * 1.15, r.cpuSysMsPerReq() * 1.15, r.serverRssMb(), r.gcCount(), r.gcMs(), metrics));
+                ResultRow.Throughput t = r.throughput();
+                ResultRow.ServerCost s = r.server();
+                rows.add(new ResultRow(r.origin(), r.withConditions(metrics).key(), r.mode(), r.driver(),
+                        new ResultRow.Throughput(t.durationS(), t.requests(), 0, t.rps() * 0.9), r.latency(),
+                        new ResultRow.ServerCost(s.cpuUserMsPerReq() * 1.15, s.cpuSysMsPerReq() * 1.15, s.rssMb(), s.gcCount(),
+                                s.gcMs())));
             }
         }
         ResultsCsv.write(dir.resolve(ResultsCsv.FILE), rows);
         CapacityCsv.TABLE.create(dir.resolve(CapacityCsv.FILE));
         double[][] found = {{1, 30_000}, {2, 34_000}, {3, 31_000}};
         for (double[] f : found) {
-            CapacityCsv.TABLE.append(dir.resolve(CapacityCsv.FILE), new CapacityRecord("vertx", "mix", Conditions.PLAIN,
-                    "p99<=5ms", (int) f[0], f[1], 9, "100:met 200:met", "met, then missed"));
+            CapacityCsv.TABLE.append(dir.resolve(CapacityCsv.FILE), Records.capacity("vertx", Conditions.PLAIN, (int) f[0], f[1]));
         }
         CapacityCsv.TABLE.append(dir.resolve(CapacityCsv.FILE), new CapacityRecord("spring-tomcat", "mix", Conditions.PLAIN,
                 "p99<=5ms", 1, 0, 1, "100:missed", "even the lowest rate, 100 req/s, missed p99<=5ms: p99 was 7.00 ms"));

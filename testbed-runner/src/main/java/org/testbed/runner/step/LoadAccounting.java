@@ -2,6 +2,7 @@ package org.testbed.runner.step;
 
 import java.util.List;
 import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.driver.LoadResult;
 import org.testbed.driver.proc.ClockTicks;
 import org.testbed.driver.proc.ProcStat;
@@ -66,5 +67,15 @@ record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double s
         return new LoadAccounting(userMs, sysMs, requests > 0 ? userMs / requests : Double.NaN,
                 requests > 0 ? sysMs / requests : Double.NaN, driverPct, memcachedPct, loadIrq, loadSide,
                 loadSide > saturationPct, loadBusy, serverBusy, steal, otherLoad, otherLoad > NOISE_PCT, loadList, serverList);
+    }
+
+    /** The server's side of the step, as steps.csv records it. */
+    StepRecord.ServerSide serverSide() {
+        return new StepRecord.ServerSide(serverBusyPct);
+    }
+
+    /** Who else used the CPUs, as steps.csv records it. */
+    StepRecord.LoadSide loadSide() {
+        return new StepRecord.LoadSide(memcachedPct, loadBusyPct, stealPct, otherLoadPct, loadSidePct, saturated);
     }
 }

@@ -92,15 +92,15 @@ public final class Progress {
         if (soFar.size() >= 2) {
             StepAggregate a = StepAggregate.of(soFar);
             spread = String.format(Locale.ROOT, "  [n=%d: %.0f..%.0f req/s, p99 %.3f..%.3f ms]", soFar.size(),
-                    a.step().rps().min(), a.step().rps().max(), a.step().p99().min(), a.step().p99().max());
+                    a.step().repeats().rps().min(), a.step().repeats().rps().max(), a.step().repeats().p99().min(), a.step().repeats().p99().max());
         }
         out.printf(Locale.ROOT, "[%3d/%d] %-22s %-9s %-8s %9.0f req/s  p99 %8.3f ms  cpu %7.4f ms/req  load CPU %3.0f%%%s%s%s%s%s  ETA %s%n",
-                stepsDone, totalSteps, row.variant(), row.scenario(), row.key().describe(), row.rps(), row.latP99Ms(),
-                row.cpuMsPerReq(), step.loadSidePct(), step.loadSaturated() ? " SATURATED" : "",
-                step.otherLoadPct() > LoadAccounting.NOISE_PCT
-                        ? String.format(Locale.ROOT, "  NOT QUIET (%.0f%% other load)", step.otherLoadPct()) : "",
-                (sample.sample().steady() ? "" : "  NOT STEADY") + (sample.sample().warmupSettled() ? "" : "  WARM-UP CUT SHORT"),
-                row.errors() > 0 ? "  errors " + row.errors() : "",
+                stepsDone, totalSteps, row.variant(), row.scenario(), row.key().describe(), row.throughput().rps(), row.latency().p99Ms(),
+                row.server().cpuMsPerReq(), step.load().loadSidePct(), step.load().saturated() ? " SATURATED" : "",
+                step.load().otherLoadPct() > LoadAccounting.NOISE_PCT
+                        ? String.format(Locale.ROOT, "  NOT QUIET (%.0f%% other load)", step.load().otherLoadPct()) : "",
+                (sample.sample().caveats().steady() ? "" : "  NOT STEADY") + (sample.sample().caveats().warmupSettled() ? "" : "  WARM-UP CUT SHORT"),
+                row.throughput().errors() > 0 ? "  errors " + row.throughput().errors() : "",
                 spread, eta());
         out.flush();
     }
@@ -114,13 +114,15 @@ public final class Progress {
         for (StepAggregate a : steps) {
             ResultRow row = a.row();
             StepRecord step = a.step();
+            StepRecord.Repeats r = step.repeats();
+            StepRecord.Steadiness st = step.steadiness();
             out.printf(Locale.ROOT, "  %-22s %-9s %-8s %9.0f req/s [%.0f, %.0f]  p99 %8.3f ms [%.3f, %.3f]  cpu %7.4f ms/req [%.4f, %.4f]  (n=%d, %.0f%% CI)%s%s%n",
-                    row.variant(), row.scenario(), row.key().describe(), row.rps(), step.rps().ciLow(), step.rps().ciHigh(),
-                    row.latP99Ms(), step.p99().ciLow(), step.p99().ciHigh(), row.cpuMsPerReq(), step.cpu().ciLow(),
-                    step.cpu().ciHigh(), step.repeats(), 100 * step.rps().confidence(),
-                    (step.steady() ? "" : "  NOT STEADY x" + step.notSteadySamples())
-                            + (step.warmupUnsettledSamples() == 0 ? "" : "  WARM-UP CUT SHORT x" + step.warmupUnsettledSamples()),
-                    step.loadSaturated() ? "  SATURATED" : "");
+                    row.variant(), row.scenario(), row.key().describe(), row.throughput().rps(), r.rps().ciLow(),
+                    r.rps().ciHigh(), row.latency().p99Ms(), r.p99().ciLow(), r.p99().ciHigh(), row.server().cpuMsPerReq(),
+                    r.cpu().ciLow(), r.cpu().ciHigh(), r.count(), 100 * r.rps().confidence(),
+                    (st.steady() ? "" : "  NOT STEADY x" + st.notSteadySamples())
+                            + (st.warmupUnsettledSamples() == 0 ? "" : "  WARM-UP CUT SHORT x" + st.warmupUnsettledSamples()),
+                    step.load().saturated() ? "  SATURATED" : "");
         }
         out.flush();
     }

@@ -27,32 +27,33 @@ record StepAggregate(ResultRow row, StepRecord step) {
         if (samples.isEmpty()) {
             throw new IllegalArgumentException("a step without samples");
         }
-        Sample typical = samples.stream().sorted(Comparator.comparingDouble(s -> s.row().rps()))
+        Sample typical = samples.stream().sorted(Comparator.comparingDouble(s -> s.row().throughput().rps()))
                 .toList().get((samples.size() - 1) / 2);
         ResultRow t = typical.row();
-        Spread rps = spread(samples, s -> s.row().rps());
-        Spread p99 = spread(samples, s -> s.row().latP99Ms());
-        Spread cpu = spread(samples, s -> s.row().cpuMsPerReq());
-        ResultRow row = new ResultRow(t.runId(), samples.get(0).row().startedAt(), t.host(), t.arch(), t.cpuModel(),
-                t.cpus(), t.jdk(), t.variant(), t.mode(), t.scenario(), t.driver(), t.concurrency(), t.targetRps(),
-                median(samples, s -> s.row().durationS()), Math.round(median(samples, s -> s.row().requests())),
-                samples.stream().mapToLong(s -> s.row().errors()).max().orElse(0), rps.median(),
-                median(samples, s -> s.row().latP50Ms()), median(samples, s -> s.row().latP90Ms()), p99.median(),
-                median(samples, s -> s.row().latP999Ms()), median(samples, s -> s.row().latMaxMs()),
-                middle(samples, s -> s.row().cpuMsPerReq(), s -> s.row().cpuUserMsPerReq()),
-                middle(samples, s -> s.row().cpuMsPerReq(), s -> s.row().cpuSysMsPerReq()),
-                median(samples, s -> s.row().serverRssMb()), Math.round(median(samples, s -> s.row().gcCount())),
-                median(samples, s -> s.row().gcMs()), t.conditions());
-        StepRecord d = typical.step();
-        StepRecord step = new StepRecord(d.variant(), d.scenario(), d.concurrency(), d.targetRps(), d.driver(),
-                d.driverCpuMs(), d.driverCpuPct(), d.memcachedCpuPct(), d.loadCpusBusyPct(), d.serverCpusBusyPct(),
-                d.stealPct(), d.otherLoadPct(), d.loadSidePct(), samples.stream().anyMatch(s -> s.step().loadSaturated()),
-                d.peakConnections(), d.serverCpus(), d.loadCpus(), d.delayMs(), d.threads(), d.raw(), d.flamegraph(),
-                samples.size(), rps, p99, cpu, median(samples, s -> s.sample().warmupS()),
-                (int) samples.stream().filter(s -> !s.sample().steady()).count(),
-                median(samples, s -> s.sample().latP99UncorrectedMs()), median(samples, s -> s.sample().scheduleLagP99Ms()),
-                (int) samples.stream().filter(s -> !s.sample().warmupSettled()).count(), d.conditions(), d.tlsHandshakes(),
-                d.gzipResponses(), d.sla());
+        Spread rps = spread(samples, s -> s.row().throughput().rps());
+        Spread p99 = spread(samples, s -> s.row().latency().p99Ms());
+        Spread cpu = spread(samples, s -> s.row().server().cpuMsPerReq());
+        ResultRow.Origin origin = new ResultRow.Origin(t.origin().runId(), samples.get(0).row().origin().startedAt(),
+                t.origin().host(), t.origin().arch(), t.origin().cpuModel(), t.origin().cpus(), t.origin().jdk());
+        ResultRow.Throughput throughput = new ResultRow.Throughput(median(samples, s -> s.row().throughput().durationS()),
+                Math.round(median(samples, s -> s.row().throughput().requests())),
+                samples.stream().mapToLong(s -> s.row().throughput().errors()).max().orElse(0), rps.median());
+        ResultRow.Latencies latency = new ResultRow.Latencies(median(samples, s -> s.row().latency().p50Ms()),
+                median(samples, s -> s.row().latency().p90Ms()), p99.median(),
+                median(samples, s -> s.row().latency().p999Ms()), median(samples, s -> s.row().latency().maxMs()));
+        ResultRow.ServerCost server = new ResultRow.ServerCost(
+                middle(samples, s -> s.row().server().cpuMsPerReq(), s -> s.row().server().cpuUserMsPerReq()),
+                middle(samples, s -> s.row().server().cpuMsPerReq(), s -> s.row().server().cpuSysMsPerReq()),
+                median(samples, s -> s.row().server().rssMb()), Math.round(median(samples, s -> s.row().server().gcCount())),
+                median(samples, s -> s.row().server().gcMs()));
+        ResultRow row = new ResultRow(origin, t.key(), t.mode(), t.driver(), throughput, latency, server);
+        StepRecord step = typical.step().over(new StepRecord.Repeats(samples.size(), rps, p99, cpu),
+                new StepRecord.Steadiness(median(samples, s -> s.sample().caveats().warmupS()),
+                        (int) samples.stream().filter(s -> !s.sample().caveats().steady()).count(),
+                        (int) samples.stream().filter(s -> !s.sample().caveats().warmupSettled()).count()),
+                new StepRecord.OpenModel(median(samples, s -> s.sample().open().latP99UncorrectedMs()),
+                        median(samples, s -> s.sample().open().scheduleLagP99Ms())),
+                samples.stream().anyMatch(s -> s.step().load().saturated()));
         return new StepAggregate(row, step);
     }
 

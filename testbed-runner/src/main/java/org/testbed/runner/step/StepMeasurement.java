@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.counters.CounterReading;
 import org.testbed.runfolder.counters.CounterRecord;
@@ -96,32 +97,38 @@ final class StepMeasurement {
         LoadAccounting load = LoadAccounting.of(before, after, result, settings.servers().pinning(), settings.load().saturationPct());
         GcCounters gc = after.gc().minus(before.gc());
 
-        ResultRow row = new ResultRow(settings.output().runId(), startedAt, machine.host(), machine.arch(),
-                machine.cpuModel(), machine.cpus(), jdk.label(), variant.name(),
-                variant.mode(), workload.name(), result.driver(), level.isOpen() ? 0 : level.concurrency(),
-                level.isOpen() ? level.rate() : 0, result.seconds(), result.requests(), result.errors(), result.rps(),
-                result.latency().p50(), result.latency().p90(), result.latency().p99(), result.latency().p999(),
-                result.latency().max(), load.userMsPerReq(), load.sysMsPerReq(), memory.rssMb(), gc.count(), gc.millis(),
-                settings.conditions());
+        ResultRow.StepKey key = new ResultRow.StepKey(variant.name(), workload.name(), level.isOpen() ? 0 : level.concurrency(),
+                level.isOpen() ? level.rate() : 0, settings.conditions());
+        ResultRow row = new ResultRow(
+                new ResultRow.Origin(settings.output().runId(), startedAt, machine.host(), machine.arch(), machine.cpuModel(),
+                        machine.cpus(), jdk.label()),
+                key, variant.mode(), result.driver(),
+                new ResultRow.Throughput(result.seconds(), result.requests(), result.errors(), result.rps()),
+                new ResultRow.Latencies(result.latency().p50(), result.latency().p90(), result.latency().p99(),
+                        result.latency().p999(), result.latency().max()),
+                new ResultRow.ServerCost(load.userMsPerReq(), load.sysMsPerReq(), memory.rssMb(), gc.count(), gc.millis()));
         String raw = settings.output().out().relativize(rawFile).toString();
-        String flame = flameFile == null ? "" : settings.output().out().relativize(flameFile).toString();
+        Optional<String> flame = Optional.ofNullable(flameFile).map(f -> settings.output().out().relativize(f).toString());
         int delayMs = workload.name().equals("delay") ? settings.load().delayMs() : 0;
         SteadyState.Trend trend = SteadyState.trend(result.windowRps());
-        boolean steady = trend.steady();
-        double uncorrectedP99 = level.isOpen() ? result.uncorrected().p99() : Double.NaN;
-        double lagP99 = level.isOpen() ? result.scheduleLagP99Ms() : Double.NaN;
-        StepRecord step = new StepRecord(variant.name(), workload.name(), row.concurrency(), row.targetRps(),
-                result.driver(), result.driverCpuMs(), load.driverPct(), load.memcachedPct(), load.loadBusyPct(),
-                load.serverBusyPct(), load.stealPct(), load.otherLoadPct(), load.loadSidePct(), load.saturated(),
-                result.peakConnections(), settings.servers().pinning().serverCpus(), settings.servers().pinning().loadCpus(), delayMs,
-                settings.servers().threads(), raw, flame, 1, Spread.single(row.rps()), Spread.single(row.latP99Ms()),
-                Spread.single(row.cpuMsPerReq()), warmUp.seconds(), steady ? 0 : 1, uncorrectedP99, lagP99,
-                warmUp.settled() ? 0 : 1, settings.conditions(), result.tlsHandshakes(), result.gzipResponses(),
-                settings.capacity().map(plan -> plan.sla().label()).orElse(""));
-        SampleRecord sample = new SampleRecord(variant.name(), workload.name(), row.concurrency(), row.targetRps(), repeat,
-                row.rps(), row.latP99Ms(), row.cpuMsPerReq(), row.errors(), uncorrectedP99, lagP99, warmUp.seconds(), steady, raw,
-                warmUp.settled(), settings.conditions(), result.tlsHandshakes(), result.gzipResponses(), iteration,
-                load.otherLoadPct(), load.saturated());
+        StepRecord.OpenModel open = level.isOpen()
+                ? new StepRecord.OpenModel(result.uncorrected().p99(), result.scheduleLagP99Ms()) : StepRecord.OpenModel.CLOSED;
+        StepRecord step = new StepRecord(key,
+                new StepRecord.DriverSide(result.driver(), result.driverCpuMs(), load.driverPct(), result.peakConnections(),
+                        result.tlsHandshakes(), result.gzipResponses()),
+                load.serverSide(), load.loadSide(),
+                new StepRecord.Setup(settings.servers().pinning().serverCpus(), settings.servers().pinning().loadCpus(),
+                        delayMs, settings.servers().threads(), settings.capacity().map(plan -> plan.sla().label()).orElse("")),
+                new StepRecord.Files(raw, flame),
+                new StepRecord.Repeats(1, Spread.single(row.throughput().rps()), Spread.single(row.latency().p99Ms()),
+                        Spread.single(row.server().cpuMsPerReq())),
+                new StepRecord.Steadiness(warmUp.seconds(), trend.steady() ? 0 : 1, warmUp.settled() ? 0 : 1), open);
+        SampleRecord sample = new SampleRecord(key, repeat, iteration,
+                new SampleRecord.Figures(row.throughput().rps(), row.latency().p99Ms(), row.server().cpuMsPerReq(),
+                        row.throughput().errors()),
+                open, new SampleRecord.Caveats(warmUp.seconds(), warmUp.settled(), trend.steady(), load.otherLoadPct(),
+                        load.saturated()),
+                raw, result.tlsHandshakes(), result.gzipResponses());
 
         CounterRecord counters = counted == null ? null : CounterRecord.of(row.key(), repeat, result.requests(), counted);
 

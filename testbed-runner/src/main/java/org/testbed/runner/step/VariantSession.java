@@ -190,8 +190,8 @@ final class VariantSession {
             planned += settings.load().duration().toMillis();
             CapacitySearch.Probe probe = sample == null
                     ? new CapacitySearch.Probe(level.rate(), Double.NaN, 1, false, false)
-                    : new CapacitySearch.Probe(level.rate(), plan.sla().latencyOf(sample.row()), sample.row().errors(),
-                    plan.sla().met(plan.sla().latencyOf(sample.row()), sample.row().errors()), sample.step().loadSaturated());
+                    : new CapacitySearch.Probe(level.rate(), plan.sla().latencyOf(sample.row()), sample.row().throughput().errors(),
+                    plan.sla().met(plan.sla().latencyOf(sample.row()), sample.row().throughput().errors()), sample.step().load().saturated());
             search.record(probe);
             progress.info(String.format(Locale.ROOT, "   %s %s at %s/s: %s", scenario, plan.sla().label(),
                     ResultRow.num(level.rate(), 0), probe.met() ? "met" : "missed"));

@@ -59,22 +59,22 @@ class CountersTest {
         assertThat(r.unavailableText()).isEqualTo("cycles instructions ref-cycles branch-misses LLC-loads LLC-load-misses: not supported: no PMU");
 
         CounterRecord c = CounterRecord.of(STEP, 1, 1000, r);
-        assertThat(c.taskClockMsPerReq()).isCloseTo(0.42236, within(1e-9));
-        assertThat(c.contextSwitchesPerReq()).isCloseTo(0.179, within(1e-9));
-        assertThat(c.ipc()).isNaN();
-        assertThat(c.fields()).contains("n/a").contains("0.42236").contains("0.179");
+        assertThat(c.perRequest().taskClockMs()).isCloseTo(0.42236, within(1e-9));
+        assertThat(c.perRequest().contextSwitches()).isCloseTo(0.179, within(1e-9));
+        assertThat(c.perRequest().ipc()).isNaN();
+        assertThat(CountersCsv.TABLE.fields(c)).contains("n/a").contains("0.42236").contains("0.179");
     }
 
     @Test
     void perRequestFiguresAndIpcFromAMachineWithCounters() {
         CounterRecord c = CounterRecord.of(STEP, 2, 100_000, CounterReading.parse(METAL, "unused"));
-        assertThat(c.cyclesPerReq()).isEqualTo(60_000);
-        assertThat(c.instructionsPerReq()).isEqualTo(90_000);
-        assertThat(c.ipc()).isEqualTo(1.5);
-        assertThat(c.ipcPerRefCycle()).isEqualTo(1.8);
-        assertThat(c.branchMissesPerReq()).isEqualTo(200);
-        assertThat(c.llcLoadsPerReq()).isNaN();
-        assertThat(c.llcLoadMissesPerReq()).isEqualTo(400);
+        assertThat(c.perRequest().cycles()).isEqualTo(60_000);
+        assertThat(c.perRequest().instructions()).isEqualTo(90_000);
+        assertThat(c.perRequest().ipc()).isEqualTo(1.5);
+        assertThat(c.perRequest().ipcPerRefCycle()).isEqualTo(1.8);
+        assertThat(c.perRequest().branchMisses()).isEqualTo(200);
+        assertThat(c.perRequest().llcLoads()).isNaN();
+        assertThat(c.perRequest().llcLoadMisses()).isEqualTo(400);
         assertThat(c.unavailable()).startsWith("LLC-loads: not counted");
     }
 
@@ -97,12 +97,12 @@ class CountersTest {
         }
         List<CounterRecord> read = CountersCsv.TABLE.read(file);
         assertThat(read).hasSize(3);
-        assertThat(read.get(2).instructionsPerReq()).isEqualTo(110_000);
+        assertThat(read.get(2).perRequest().instructions()).isEqualTo(110_000);
         List<CounterRecord> medians = CountersCsv.medians(read);
         assertThat(medians).hasSize(1);
-        assertThat(medians.get(0).instructionsPerReq()).isEqualTo(100_000);
-        assertThat(medians.get(0).ipc()).isCloseTo(10.0 / 6, within(1e-4));
-        assertThat(medians.get(0).llcLoadsPerReq()).as("n/a in every sample stays n/a").isNaN();
+        assertThat(medians.get(0).perRequest().instructions()).isEqualTo(100_000);
+        assertThat(medians.get(0).perRequest().ipc()).isCloseTo(10.0 / 6, within(1e-4));
+        assertThat(medians.get(0).perRequest().llcLoads()).as("n/a in every sample stays n/a").isNaN();
         assertThat(medians.get(0).repeat()).isEqualTo(3);
         assertThat(medians.get(0).requests()).isEqualTo(300_000);
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
+import java.util.Optional;
+import org.testbed.runfolder.Conditions;
 import org.junit.jupiter.api.Test;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.SampleRecord;
@@ -19,34 +21,34 @@ class StepAggregateTest {
                 sample(2, 1400, 9.0, 0.020, 0.004, 7, true, false),
                 sample(3, 1100, 6.0, 0.025, 0.015, 0, false, true)));
         ResultRow row = a.row();
-        assertThat(row.rps()).isEqualTo(1100);
-        assertThat(row.latP99Ms()).isEqualTo(6.0);
-        assertThat(row.errors()).as("the most any repeat had").isEqualTo(7);
+        assertThat(row.throughput().rps()).isEqualTo(1100);
+        assertThat(row.latency().p99Ms()).isEqualTo(6.0);
+        assertThat(row.throughput().errors()).as("the most any repeat had").isEqualTo(7);
         // CPU per request: totals 0.040, 0.024, 0.040 -> median 0.040, split as that sample's
-        assertThat(row.cpuMsPerReq()).isCloseTo(0.040, within(1e-12));
-        assertThat(row.cpuUserMsPerReq() + row.cpuSysMsPerReq()).isCloseTo(a.step().cpu().median(), within(1e-12));
-        assertThat(row.latP90Ms()).isLessThanOrEqualTo(row.latP99Ms());
-        assertThat(row.latP99Ms()).isLessThanOrEqualTo(row.latP999Ms());
+        assertThat(row.server().cpuMsPerReq()).isCloseTo(0.040, within(1e-12));
+        assertThat(row.server().cpuUserMsPerReq() + row.server().cpuSysMsPerReq()).isCloseTo(a.step().repeats().cpu().median(), within(1e-12));
+        assertThat(row.latency().p90Ms()).isLessThanOrEqualTo(row.latency().p99Ms());
+        assertThat(row.latency().p99Ms()).isLessThanOrEqualTo(row.latency().p999Ms());
 
         StepRecord step = a.step();
-        assertThat(step.repeats()).isEqualTo(3);
-        assertThat(step.rps().min()).isEqualTo(1000);
-        assertThat(step.rps().max()).isEqualTo(1400);
-        assertThat(step.rps().median()).isEqualTo(1100);
-        assertThat(step.p99().max()).isEqualTo(9.0);
-        assertThat(step.loadSaturated()).as("saturated in any repeat").isTrue();
-        assertThat(step.notSteadySamples()).isEqualTo(1);
-        assertThat(step.steady()).isFalse();
-        assertThat(step.warmupUnsettledSamples()).as("repeat 2's warm-up hit its limit").isEqualTo(1);
-        assertThat(step.raw()).as("the raw file of the median-throughput sample").isEqualTo("raw/v/mix-c0064-r3.txt");
+        assertThat(step.repeats().count()).isEqualTo(3);
+        assertThat(step.repeats().rps().min()).isEqualTo(1000);
+        assertThat(step.repeats().rps().max()).isEqualTo(1400);
+        assertThat(step.repeats().rps().median()).isEqualTo(1100);
+        assertThat(step.repeats().p99().max()).isEqualTo(9.0);
+        assertThat(step.load().saturated()).as("saturated in any repeat").isTrue();
+        assertThat(step.steadiness().notSteadySamples()).isEqualTo(1);
+        assertThat(step.steadiness().steady()).isFalse();
+        assertThat(step.steadiness().warmupUnsettledSamples()).as("repeat 2's warm-up hit its limit").isEqualTo(1);
+        assertThat(step.files().raw()).as("the raw file of the median-throughput sample").isEqualTo("raw/v/mix-c0064-r3.txt");
     }
 
     @Test
     void aSingleSampleIsItsOwnMedianWithoutAnInterval() {
         StepAggregate a = StepAggregate.of(List.of(sample(1, 1000, 5.0, 0.030, 0.010, 0, false, true)));
-        assertThat(a.row().rps()).isEqualTo(1000);
-        assertThat(a.step().rps().n()).isEqualTo(1);
-        assertThat(a.step().rps().confidence()).isZero();
+        assertThat(a.row().throughput().rps()).isEqualTo(1000);
+        assertThat(a.step().repeats().rps().n()).isEqualTo(1);
+        assertThat(a.step().repeats().rps().confidence()).isZero();
     }
 
     @Test
@@ -61,14 +63,17 @@ class StepAggregateTest {
     private static Sample sample(int repeat, double rps, double p99, double user, double sys, long errors, boolean saturated,
                                  boolean steady) {
         String raw = "raw/v/mix-c0064-r" + repeat + ".txt";
-        ResultRow row = new ResultRow("r", "2026-01-01T00:00:0" + repeat + "Z", "h", "x86_64", "cpu", 2, "25", "v", "async",
-                "mix", "testbed-nio", 64, 0, 5, (long) rps * 5, errors, rps, p99 / 3, p99 / 2, p99, p99 * 2, p99 * 3,
-                user, sys, 200, 1, 2);
-        StepRecord step = new StepRecord("v", "mix", 64, 0, "testbed-nio", 100, 40, 10, 60, 90, 0, 0, saturated ? 95 : 50,
-                saturated, 64, "0", "1", 0, 200, raw, "", 1, Spread.single(rps), Spread.single(p99),
-                Spread.single(user + sys), 8, steady ? 0 : 1, Double.NaN, Double.NaN, repeat == 2 ? 1 : 0);
-        SampleRecord s = new SampleRecord("v", "mix", 64, 0, repeat, rps, p99, user + sys, errors, Double.NaN, Double.NaN,
-                8, steady, raw, repeat != 2);
+        ResultRow.StepKey key = new ResultRow.StepKey("v", "mix", 64, 0, Conditions.PLAIN);
+        ResultRow row = new ResultRow(new ResultRow.Origin("r", "2026-01-01T00:00:0" + repeat + "Z", "h", "x86_64", "cpu", 2, "25"),
+                key, "async", "testbed-nio", new ResultRow.Throughput(5, (long) rps * 5, errors, rps),
+                new ResultRow.Latencies(p99 / 3, p99 / 2, p99, p99 * 2, p99 * 3), new ResultRow.ServerCost(user, sys, 200, 1, 2));
+        StepRecord step = new StepRecord(key, new StepRecord.DriverSide("testbed-nio", 100, 40, 64, 0, 0),
+                new StepRecord.ServerSide(90), new StepRecord.LoadSide(10, 60, 0, 0, saturated ? 95 : 50, saturated),
+                new StepRecord.Setup("0", "1", 0, 200, ""), new StepRecord.Files(raw, Optional.empty()),
+                new StepRecord.Repeats(1, Spread.single(rps), Spread.single(p99), Spread.single(user + sys)),
+                new StepRecord.Steadiness(8, steady ? 0 : 1, repeat == 2 ? 1 : 0), StepRecord.OpenModel.CLOSED);
+        SampleRecord s = new SampleRecord(key, repeat, 1, new SampleRecord.Figures(rps, p99, user + sys, errors),
+                StepRecord.OpenModel.CLOSED, new SampleRecord.Caveats(8, repeat != 2, steady, 0, saturated), raw, 0, 0);
         return new Sample(row, step, s, null);
     }
 }

@@ -1,0 +1,88 @@
+package org.testbed.runfolder.csv;
+
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
+
+/**
+ * One column of a run folder's table, defined once: its name, what kind of value it holds, and how
+ * a record's value is written. A record is read back through the same object ({@link CsvRow}), and
+ * the report's data takes each column's key and JSON type from here, so a column's name is typed in
+ * one place only and a new column reaches the file, the reader and the report together.
+ *
+ * @param <T> the record a row of the table holds
+ */
+public final class Column<T> {
+    /** What a column holds, which says how the report's data carries it. */
+    public enum Kind {
+        /** free text; a JSON string */
+        TEXT,
+        /** a number, empty when not known; a JSON number or null */
+        NUMBER,
+        /** {@code true} or {@code false}; a JSON boolean */
+        FLAG
+    }
+
+    private final String name;
+    private final Kind kind;
+    private final Function<T, String> format;
+
+    private Column(String name, Kind kind, Function<T, String> format) {
+        this.name = name;
+        this.kind = kind;
+        this.format = format;
+    }
+
+    public static <T> Column<T> text(String name, Function<T, String> value) {
+        return new Column<>(name, Kind.TEXT, r -> {
+            String v = value.apply(r);
+            return v == null ? "" : v;
+        });
+    }
+
+    /** A decimal written with {@code decimals} decimals; NaN (a figure not known) is an empty field. */
+    public static <T> Column<T> decimal(String name, int decimals, ToDoubleFunction<T> value) {
+        return new Column<>(name, Kind.NUMBER, r -> decimal(value.applyAsDouble(r), decimals));
+    }
+
+    /** A number in a format of its own (which must write a number, or what {@link CsvRow#decimal} reads as unknown). */
+    public static <T> Column<T> number(String name, Function<T, String> formatted) {
+        return new Column<>(name, Kind.NUMBER, formatted);
+    }
+
+    public static <T> Column<T> count(String name, ToLongFunction<T> value) {
+        return new Column<>(name, Kind.NUMBER, r -> Long.toString(value.applyAsLong(r)));
+    }
+
+    public static <T> Column<T> flag(String name, Predicate<T> value) {
+        return new Column<>(name, Kind.FLAG, r -> Boolean.toString(value.test(r)));
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The field {@code record} writes in this column. */
+    public String format(T record) {
+        return format.apply(record);
+    }
+
+    /** {@code value} with {@code decimals} decimals; NaN or infinite (a figure not known) is an empty field. */
+    public static String decimal(double value, int decimals) {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "%." + decimals + "f", value);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}
