@@ -290,7 +290,7 @@ final class EventLoop implements Runnable {
         while (true) {
             int n = conn.transport.read(conn.channel, readBuffer, conn.parser);
             if (n < 0) {
-                broken(conn, "connection closed by the server", now);
+                closedByServer(conn, now);
                 return;
             }
             if (n == 0) {
@@ -370,15 +370,33 @@ final class EventLoop implements Runnable {
         model.next(conn, now);
     }
 
+    /**
+     * The server closed {@code conn}. With a request in flight that request failed; while idle it is
+     * no error, just a keep-alive connection the server let go of.
+     */
+    private void closedByServer(HttpConnection conn, long now) {
+        if (conn.busy) {
+            broken(conn, "connection closed by the server", now);
+        } else {
+            dropped(conn, now);
+        }
+    }
+
+    /** {@code conn} failed ({@code why}): an error in the window, and the connection is dropped. */
     private void broken(HttpConnection conn, String why, long now) {
         if (now < end && now >= start) {
             if (conn.busy) {
                 measured.request(conn.startNanos, conn.sentNanos, now);
                 error((conn.spec != null ? conn.spec.name() + ": " : "") + why);
-            } else if (!why.startsWith("connection closed")) {
+            } else {
                 error(why);
             }
         }
+        dropped(conn, now);
+    }
+
+    /** Closes {@code conn}, failing its request in flight if any, and tells the model it is gone. */
+    private void dropped(HttpConnection conn, long now) {
         if (conn.busy && conn.lane != null) {
             conn.lane.completed(conn.spec, false);
             if (!conn.ownsLane) {
