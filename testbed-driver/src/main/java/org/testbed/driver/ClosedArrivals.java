@@ -15,7 +15,7 @@ final class ClosedArrivals implements ArrivalModel {
 
     @Override
     public void begin(long now) {
-        for (HttpConnection conn : loop.connections()) {
+        for (HttpConnection conn : loop.connections().all()) {
             if (conn.channel != null && conn.channel.isConnected()) {
                 loop.send(conn, now, now);
             }
@@ -46,7 +46,7 @@ final class ClosedArrivals implements ArrivalModel {
 
     @Override
     public void lost(HttpConnection conn, long now, long backoffNanos) {
-        loop.reconnectLater(conn, now, backoffNanos);
+        loop.connections().reconnectLater(conn, now, backoffNanos);
     }
 
     @Override

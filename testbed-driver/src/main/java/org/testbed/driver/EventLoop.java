@@ -1,46 +1,36 @@
 package org.testbed.driver;
 
 import java.io.IOException;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
-import javax.net.ssl.SSLException;
 import org.testbed.scenario.RequestSpec;
 import org.testbed.scenario.RequestStream;
 
 /**
  * One load thread: a selector over keep-alive connections, each with one request at a time. It
- * connects, writes, reads and verifies responses, times out requests that take too long and
- * reconnects; its {@link ArrivalModel} decides when requests go out. Single-threaded: everything
- * here runs on the loop's own thread, except setting up users before the window and reading the
- * results after it.
+ * writes requests, reads and verifies responses, and times out requests that take too long; its
+ * {@link ArrivalModel} decides when requests go out, and its {@link LoopConnections} opens, closes
+ * and reconnects the connections they go out on. Single-threaded: everything here runs on the
+ * loop's own thread, except setting up users before the window and reading the results after it.
  */
 final class EventLoop implements Runnable {
-    private static final long RECONNECT_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How often the loop looks for requests and handshakes that have taken too long, and for reconnects due. */
     private static final long CHECK_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final StepContext step;
     private final Selector selector;
+    private final LoopConnections connections;
     private final ArrivalModel model;
-    private final List<HttpConnection> conns = new ArrayList<>();
-    private final ArrayDeque<HttpConnection> reconnect = new ArrayDeque<>();
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
     /** Inflates gzip bodies (with {@code --gzip}); one per loop, reused. */
     private final Gunzip gunzip = new Gunzip();
     final Measurements measured;
-    private int open;
-    /** Connections opened without blocking that are not ready for HTTP yet (TCP connect, TLS handshake). */
-    private int establishing;
-    private int peakConnections;
     private long start;
     /** When the arrival model begins: the window's start, or earlier by the open model's lead-in. */
     private long arrivalsFrom;
@@ -52,12 +42,21 @@ final class EventLoop implements Runnable {
         this.step = step;
         this.measured = new Measurements(seconds);
         this.selector = Selector.open();
+        this.connections = new LoopConnections(step, selector, measured, this::ready);
         this.model = model.apply(this);
+    }
+
+    /**
+     * A connection of {@link #connections} is ready for HTTP: it goes to the model. (A method, not a
+     * lambda on the field: the model is made from this loop, after the connections.)
+     */
+    private void ready(HttpConnection conn, long now) {
+        model.connected(conn, now);
     }
 
     /** Before the window: connects a user (blocking) who sends its own lane's requests. */
     void connectUser(RequestStream lane) throws IOException {
-        connect(newConnection(lane), true);
+        connections.connect(connections.newConnection(lane), true);
     }
 
     /**
@@ -92,21 +91,12 @@ final class EventLoop implements Runnable {
         return end;
     }
 
-    List<HttpConnection> connections() {
-        return conns;
-    }
-
-    int openConnections() {
-        return open;
-    }
-
-    /** Connections being opened without blocking: connecting, or making their TLS handshake. */
-    int establishing() {
-        return establishing;
+    LoopConnections connections() {
+        return connections;
     }
 
     int peakConnections() {
-        return peakConnections;
+        return connections.peak();
     }
 
     /** Arrivals still waiting for a connection. */
@@ -160,83 +150,6 @@ final class EventLoop implements Runnable {
         }
     }
 
-    /** A new connection of this loop, not connected yet. {@code lane}: the user's own, or null to borrow one per request. */
-    HttpConnection newConnection(RequestStream lane) {
-        HttpConnection conn = new HttpConnection(lane, step.fixedHeaders);
-        conns.add(conn);
-        return conn;
-    }
-
-    void connect(HttpConnection conn, boolean blocking) throws IOException {
-        SocketChannel channel = SocketChannel.open();
-        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        conn.channel = channel;
-        conn.parser.reset();
-        conn.busy = false;
-        conn.transport = step.target.tls() ? new TlsTransport(TlsEngines.clientEngine(step.target)) : PlainTransport.INSTANCE;
-        conn.connectNanos = System.nanoTime();
-        if (blocking) {
-            channel.connect(step.target.address());
-            channel.configureBlocking(false);
-            conn.key = channel.register(selector, 0, conn);
-            if (conn.transport.handshakes()) {
-                handshakeBeforeTheLoop(conn);
-            }
-        } else {
-            channel.configureBlocking(false);
-            conn.establishing = true;
-            establishing++;
-            boolean connected = channel.connect(step.target.address());
-            conn.key = channel.register(selector, connected ? 0 : SelectionKey.OP_CONNECT, conn);
-            if (connected) {
-                connected(conn, System.nanoTime());
-            }
-        }
-        open++;
-        peakConnections = Math.max(peakConnections, open);
-    }
-
-    /**
-     * Makes {@code conn}'s handshake now, on the caller's thread before the loop runs, within the
-     * request timeout: a server that does not answer TLS must not hang the step.
-     */
-    private void handshakeBeforeTheLoop(HttpConnection conn) throws IOException {
-        long deadline = System.nanoTime() + step.timeoutNanos;
-        while (!conn.transport.handshake(conn.channel)) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                throw new SSLException("no TLS handshake within " + step.timeoutNanos / 1_000_000 + " ms from "
-                        + step.target.authority() + " (is it serving HTTPS?)");
-            }
-            conn.key.interestOps(conn.transport.wantsWrite() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
-            selector.select(Math.max(1, left / 1_000_000));
-            selector.selectedKeys().clear();
-        }
-        conn.key.interestOps(0);
-        measured.handshake();
-    }
-
-    /** The TCP connection is up: handshake first when the transport has one, then the model may use it. */
-    private void connected(HttpConnection conn, long now) throws IOException {
-        conn.handshaking = conn.transport.handshakes();
-        handshake(conn, now);
-    }
-
-    /** Advances {@code conn}'s handshake, if it is making one; once done the connection goes to the model. */
-    private void handshake(HttpConnection conn, long now) throws IOException {
-        if (conn.handshaking) {
-            if (!conn.transport.handshake(conn.channel)) {
-                conn.key.interestOps(conn.transport.wantsWrite() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
-                return;
-            }
-            conn.handshaking = false;
-            measured.handshake();
-        }
-        established(conn);
-        conn.key.interestOps(0);
-        model.connected(conn, now);
-    }
-
     private void handle(HttpConnection conn, SelectionKey key) {
         long now = System.nanoTime();
         try {
@@ -244,13 +157,11 @@ final class EventLoop implements Runnable {
                 return;
             }
             if (key.isConnectable()) {
-                if (conn.channel.finishConnect()) {
-                    connected(conn, now);
-                }
+                connections.finishConnect(conn, now);
                 return;
             }
             if (conn.handshaking) {
-                handshake(conn, now);
+                connections.handshake(conn, now);
                 return;
             }
             if (key.isWritable()) {
@@ -290,7 +201,7 @@ final class EventLoop implements Runnable {
         while (true) {
             int n = conn.transport.read(conn.channel, readBuffer, conn.parser);
             if (n < 0) {
-                broken(conn, "connection closed by the server", now);
+                closedByServer(conn, now);
                 return;
             }
             if (n == 0) {
@@ -350,7 +261,7 @@ final class EventLoop implements Runnable {
         boolean close = parser.connectionClose();
         parser.reset();
         if (close) {
-            closeQuietly(conn);
+            connections.close(conn);
             model.lost(conn, now, 0);
             return;
         }
@@ -370,15 +281,33 @@ final class EventLoop implements Runnable {
         model.next(conn, now);
     }
 
+    /**
+     * The server closed {@code conn}. With a request in flight that request failed; while idle it is
+     * no error, just a keep-alive connection the server let go of.
+     */
+    private void closedByServer(HttpConnection conn, long now) {
+        if (conn.busy) {
+            broken(conn, "connection closed by the server", now);
+        } else {
+            dropped(conn, now);
+        }
+    }
+
+    /** {@code conn} failed ({@code why}): an error in the window, and the connection is dropped. */
     private void broken(HttpConnection conn, String why, long now) {
         if (now < end && now >= start) {
             if (conn.busy) {
                 measured.request(conn.startNanos, conn.sentNanos, now);
                 error((conn.spec != null ? conn.spec.name() + ": " : "") + why);
-            } else if (!why.startsWith("connection closed")) {
+            } else {
                 error(why);
             }
         }
+        dropped(conn, now);
+    }
+
+    /** Closes {@code conn}, failing its request in flight if any, and tells the model it is gone. */
+    private void dropped(HttpConnection conn, long now) {
         if (conn.busy && conn.lane != null) {
             conn.lane.completed(conn.spec, false);
             if (!conn.ownsLane) {
@@ -387,22 +316,15 @@ final class EventLoop implements Runnable {
             }
         }
         conn.busy = false;
-        closeQuietly(conn);
-        model.lost(conn, now, RECONNECT_BACKOFF_NANOS);
+        connections.close(conn);
+        model.lost(conn, now, LoopConnections.RECONNECT_BACKOFF_NANOS);
     }
 
-    /** Reconnects {@code conn} after {@code backoff} (at once when 0). */
-    void reconnectLater(HttpConnection conn, long now, long backoff) {
-        conn.reconnectAt = now + backoff;
-        reconnect.add(conn);
-        if (backoff == 0) {
-            housekeepReconnects(now);
-        }
-    }
-
+    /** Every {@link #CHECK_EVERY_NANOS}: reconnects what is due, and fails what has waited too long. */
     private void housekeeping(long now) {
-        housekeepReconnects(now);
-        for (HttpConnection conn : new ArrayList<>(conns)) {
+        connections.reconnectDue(now);
+        // A copy: failing a connection may make the model discard it.
+        for (HttpConnection conn : new ArrayList<>(connections.all())) {
             if (conn.busy && now - conn.startNanos > step.timeoutNanos && conn.channel != null) {
                 broken(conn, "no response within " + step.timeoutNanos / 1_000_000 + " ms", now);
             } else if (conn.handshaking && now - conn.connectNanos > step.timeoutNanos && conn.channel != null) {
@@ -410,50 +332,6 @@ final class EventLoop implements Runnable {
                 broken(conn, "no TLS handshake within " + step.timeoutNanos / 1_000_000 + " ms", now);
             }
         }
-    }
-
-    private void housekeepReconnects(long now) {
-        int n = reconnect.size();
-        for (int i = 0; i < n; i++) {
-            HttpConnection conn = reconnect.pollFirst();
-            if (conn.reconnectAt > now) {
-                reconnect.addLast(conn);
-                continue;
-            }
-            try {
-                connect(conn, false);
-            } catch (IOException e) {
-                error("connect: " + e.getMessage());
-                conn.reconnectAt = now + RECONNECT_BACKOFF_NANOS;
-                reconnect.addLast(conn);
-            }
-        }
-    }
-
-    /** Forgets a connection for good (it is closed already, or was never connected). */
-    void discard(HttpConnection conn) {
-        conns.remove(conn);
-    }
-
-    private void established(HttpConnection conn) {
-        if (conn.establishing) {
-            conn.establishing = false;
-            establishing--;
-        }
-    }
-
-    private void closeQuietly(HttpConnection conn) {
-        established(conn);
-        if (conn.channel != null) {
-            try {
-                conn.channel.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
-            conn.channel = null;
-            open--;
-        }
-        conn.parser.reset();
     }
 
     void error(String reason) {
@@ -467,7 +345,7 @@ final class EventLoop implements Runnable {
      */
     void censorUnanswered() {
         long longest = measured.longestAnswerNanos();
-        for (HttpConnection conn : conns) {
+        for (HttpConnection conn : connections.all()) {
             if (conn.busy) {
                 measured.unanswered(conn.startNanos, end, longest);
             } else if (conn.pendingIntended >= 0) {
@@ -479,7 +357,7 @@ final class EventLoop implements Runnable {
 
     long inFlightAtEnd() {
         long n = 0;
-        for (HttpConnection conn : conns) {
+        for (HttpConnection conn : connections.all()) {
             if (conn.busy) {
                 n++;
             }
@@ -487,17 +365,9 @@ final class EventLoop implements Runnable {
         return n;
     }
 
+    /** After the loop has stopped: closes its connections and its selector. */
     void closeAll() {
-        for (HttpConnection conn : conns) {
-            if (conn.channel != null) {
-                try {
-                    conn.channel.close();
-                } catch (IOException ignored) {
-                    // closing anyway
-                }
-                conn.channel = null;
-            }
-        }
+        connections.closeAll();
         try {
             selector.close();
         } catch (IOException ignored) {

@@ -5,6 +5,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.testbed.driver.LoadResult.ClientLatency;
+import org.testbed.driver.LoadResult.Throughput;
+import org.testbed.driver.LoadResult.TransportCounts;
 import org.testbed.driver.proc.ClockTicks;
 import org.testbed.driver.proc.ProcStat;
 import org.testbed.scenario.Workload;
@@ -200,7 +203,8 @@ public final class NioHttpDriver implements LoadDriver {
         Latency lag = level.isOpen() ? Latency.ofMicros(total.scheduleLag) : Latency.NONE;
         String raw = new DriverReport(level, loops.size(), seconds, max.toNanos() / 1e9, total, perSecond, cpuMs, peak,
                 inFlight, queued).text();
-        return new LoadResult(NAME, total.requests, total.errors, seconds, latency, cpuMs, peak, raw, perSecond,
-                uncorrected, lag.p99(), lag.max(), total.handshakes, total.compressed);
+        return new LoadResult(NAME, new Throughput(total.requests, total.errors, seconds, perSecond),
+                new ClientLatency(latency, uncorrected, lag.p99(), lag.max()), cpuMs, peak,
+                new TransportCounts(total.handshakes, total.compressed), raw);
     }
 }

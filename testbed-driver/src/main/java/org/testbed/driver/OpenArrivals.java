@@ -46,17 +46,18 @@ final class OpenArrivals implements ArrivalModel {
 
     @Override
     public void due(long now) {
+        LoopConnections connections = loop.connections();
         while (nextArrival <= now && nextArrival < loop.end()) {
             long intended = (long) nextArrival;
             nextArrival += interval;
             HttpConnection conn = idle.pollFirst();
             if (conn != null) {
                 loop.send(conn, intended, now);
-            } else if (loop.openConnections() < maxConnections && loop.establishing() < MAX_ESTABLISHING) {
-                conn = loop.newConnection(null);
+            } else if (connections.open() < maxConnections && connections.establishing() < MAX_ESTABLISHING) {
+                conn = connections.newConnection(null);
                 conn.pendingIntended = intended;
                 try {
-                    loop.connect(conn, false);
+                    connections.connect(conn, false);
                 } catch (IOException e) {
                     conn.pendingIntended = -1;
                     loop.error("connect: " + e.getMessage());
@@ -100,7 +101,7 @@ final class OpenArrivals implements ArrivalModel {
     }
 
     private void discard(HttpConnection conn) {
-        loop.discard(conn);
+        loop.connections().discard(conn);
         idle.remove(conn);
     }
 

@@ -10,7 +10,6 @@ import org.testbed.scenario.Workload;
 /** What the event loops of one step share. */
 final class StepContext {
     final Target target;
-    final Workload workload;
     /** Open model: the lanes arriving users borrow. */
     final LanePool lanes;
     /** The last ETag each lane saw, for its next If-Match. */
@@ -24,7 +23,6 @@ final class StepContext {
 
     StepContext(Target target, Workload workload, long timeoutNanos, int maxConnections, boolean gzip) {
         this.target = target;
-        this.workload = workload;
         this.lanes = new LanePool(workload);
         this.timeoutNanos = timeoutNanos;
         this.maxConnections = maxConnections;

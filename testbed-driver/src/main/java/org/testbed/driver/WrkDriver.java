@@ -11,6 +11,9 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.testbed.driver.LoadResult.ClientLatency;
+import org.testbed.driver.LoadResult.Throughput;
+import org.testbed.driver.LoadResult.TransportCounts;
 import org.testbed.driver.proc.ClockTicks;
 import org.testbed.driver.proc.ProcStat;
 import org.testbed.scenario.Workload;
@@ -104,6 +107,7 @@ public final class WrkDriver implements LoadDriver {
         double cpuMs = ClockTicks.toMillis(after.minus(before).childTicks());
         String raw = "$ " + String.join(" ", command) + "\n" + text
                 + String.format(Locale.ROOT, "driver_cpu_ms=%.0f (children's CPU of the runner over the step)%n", cpuMs);
-        return new LoadResult(NAME, requests, errors, window, latency, cpuMs, connections, raw, new long[0], latency, 0, 0);
+        return new LoadResult(NAME, new Throughput(requests, errors, window, new long[0]),
+                ClientLatency.closedModel(latency), cpuMs, connections, TransportCounts.NONE, raw);
     }
 }
