@@ -29,10 +29,6 @@ public final class EnvironmentFile {
         Files.writeString(file, JSON.writeValueAsString(environment), StandardCharsets.UTF_8);
     }
 
-    public static void write(Path file, JsonNode environment) throws IOException {
-        Files.writeString(file, JSON.writeValueAsString(environment), StandardCharsets.UTF_8);
-    }
-
     /** The file's content, or an empty object when the run folder has none (an old or a partial run). */
     public static JsonNode read(Path file) throws IOException {
         return Files.isRegularFile(file) ? JSON.readTree(file.toFile()) : JSON.createObjectNode();
