@@ -7,10 +7,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.testbed.runfolder.environment.CounterSetup;
 
 /**
  * {@code perf stat} attached to the server process for one step's window: started before the load,
@@ -138,14 +138,10 @@ public final class PerfStat {
     }
 
     /** What this machine allows, for environment.json. */
-    public static Map<String, Object> describe() {
-        Map<String, Object> d = new LinkedHashMap<>();
+    public static CounterSetup describe() {
         Path perf = find();
-        d.put("perf", perf == null ? NOT_INSTALLED : perf.toString());
-        d.put("perf_event_paranoid", paranoia());
-        d.put("hardware_pmu", hasHardwarePmu());
-        d.put("events", List.of(PerfEvent.eventList().split(",")));
-        return d;
+        return new CounterSetup(perf == null ? NOT_INSTALLED : perf.toString(), paranoia(), hasHardwarePmu(),
+                List.of(PerfEvent.eventList().split(",")), Optional.empty());
     }
 
     private static String firstLine(Path file) throws IOException {

@@ -1,9 +1,5 @@
 package org.testbed.runner.env;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,10 +7,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.testbed.runfolder.EnvironmentFile;
 import org.testbed.runfolder.Machine;
+import org.testbed.runfolder.environment.CpuGovernors;
+import org.testbed.runfolder.environment.JdkSection;
+import org.testbed.runfolder.environment.MachineSection;
+import org.testbed.runfolder.environment.ManifestEntry;
 import org.testbed.variant.Variant;
 
 /**
@@ -23,7 +23,6 @@ import org.testbed.variant.Variant;
  * result can be read (and two runs compared) without asking what the machine was.
  */
 public final class Environment {
-    private static final ObjectMapper JSON = EnvironmentFile.JSON;
     /** Read when this class loads, before the runner pins itself to the load CPUs. */
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
 
@@ -31,20 +30,11 @@ public final class Environment {
     }
 
     /** The machine: host, arch, CPUs, CPU model, lscpu, kernel, governor, memory. */
-    public static ObjectNode machine() {
-        ObjectNode m = JSON.createObjectNode();
-        m.put("host", hostName());
-        m.put("arch", arch());
-        m.put("cpus", CPUS);
-        m.put("cpu_model", cpuModel());
-        m.put("kernel", command("uname", "-srvm").strip());
-        m.put("os", osRelease());
-        m.set("cpu_governor", governors());
-        m.put("memory_total", firstLine(read("/proc/meminfo")));
-        m.put("lscpu", command("lscpu"));
-        m.put("clk_tck", org.testbed.driver.proc.ClockTicks.perSecond());
-        m.put("perf_event_paranoid", read("/proc/sys/kernel/perf_event_paranoid").strip());
-        return m;
+    public static MachineSection machine() {
+        return new MachineSection(hostName(), arch(), CPUS, cpuModel(), command("uname", "-srvm").strip(), osRelease(),
+                governors(), firstLine(read("/proc/meminfo")), command("lscpu"),
+                org.testbed.driver.proc.ClockTicks.perSecond(), read("/proc/sys/kernel/perf_event_paranoid").strip(),
+                Optional.empty(), Optional.empty());
     }
 
     /** The CPUs this machine gives the run (before any pinning): the CSV's {@code cpus}. */
@@ -66,8 +56,8 @@ public final class Environment {
         return Machine.cpuModel();
     }
 
-    /** Governor per CPU from /sys, or a note when cpufreq is absent (VMs, containers). */
-    public static JsonNode governors() {
+    /** Governor per CPU from /sys; none when cpufreq is absent (VMs, containers). */
+    public static CpuGovernors governors() {
         Map<String, String> byCpu = new TreeMap<>();
         Path cpus = Path.of("/sys/devices/system/cpu");
         if (Files.isDirectory(cpus)) {
@@ -82,28 +72,18 @@ public final class Environment {
                 // none
             }
         }
-        if (byCpu.isEmpty()) {
-            return JSON.getNodeFactory().textNode("absent (no /sys/devices/system/cpu/cpu*/cpufreq: a VM or container)");
-        }
-        return JSON.valueToTree(byCpu);
+        return new CpuGovernors(byCpu);
     }
 
-    public static ObjectNode jdk(JdkInfo info) {
-        return JSON.valueToTree(info);
+    public static JdkSection jdk(JdkInfo info) {
+        return new JdkSection(info.java(), info.home(), info.feature(), info.vendor(), info.version(), info.vmName(),
+                info.flags());
     }
 
-    public static ArrayNode manifest(List<Variant> variants) {
-        ArrayNode array = JSON.createArrayNode();
-        for (Variant v : variants) {
-            ObjectNode n = array.addObject();
-            n.put("name", v.name());
-            n.put("module", v.module());
-            n.put("jar", v.jar());
-            n.put("mode", v.mode());
-            n.put("min_jdk", v.minJdk());
-            n.put("description", v.description());
-        }
-        return array;
+    public static List<ManifestEntry> manifest(List<Variant> variants) {
+        return variants.stream()
+                .map(v -> new ManifestEntry(v.name(), v.module(), v.jar(), v.mode(), v.minJdk(), v.description()))
+                .toList();
     }
 
     /** A command's output (stdout and stderr), or an empty string if it cannot run. */

@@ -1,10 +1,10 @@
 package org.testbed.runner.host;
 
-import org.testbed.runfolder.EnvironmentFile;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.testbed.runner.env.Environment;
+import java.util.Optional;
+import org.testbed.runfolder.environment.CpuGovernors;
+import org.testbed.runfolder.environment.MachineSection;
 
 /**
  * What {@code environment.json} says about a machine ({@code Environment.machine()} for this one),
@@ -60,28 +60,17 @@ final class MachineFacts {
         return sections;
     }
 
-    /** The machine object of environment.json, with the names {@code Environment.machine()} uses. */
-    static ObjectNode json(Map<String, String> sections) {
-        ObjectNode m = EnvironmentFile.JSON.createObjectNode();
-        m.put("host", sections.getOrDefault("host", ""));
-        m.put("arch", sections.getOrDefault("arch", ""));
-        m.put("cpus", number(sections.get("cpus")));
-        m.put("cpu_model", cpuModel(sections));
-        m.put("kernel", sections.getOrDefault("kernel", ""));
-        m.put("os", sections.getOrDefault("os", ""));
-        String governors = sections.getOrDefault("cpu_governor", "");
-        if (governors.isEmpty()) {
-            m.put("cpu_governor", "absent (no /sys/devices/system/cpu/cpu*/cpufreq: a VM or container)");
-        } else {
-            ObjectNode g = m.putObject("cpu_governor");
-            governors.lines().map(l -> l.split("=", 2)).filter(kv -> kv.length == 2).forEach(kv -> g.put(kv[0], kv[1]));
-        }
-        m.put("memory_total", sections.getOrDefault("memory_total", ""));
-        m.put("lscpu", sections.getOrDefault("lscpu", ""));
-        m.put("clk_tck", number(sections.get("clk_tck")));
-        m.put("perf_event_paranoid", sections.getOrDefault("perf_event_paranoid", ""));
-        m.put("allowed_cpus", sections.getOrDefault("allowed_cpus", ""));
-        return m;
+    /** The machine of environment.json, as {@code Environment.machine()} gives this one, and the CPUs a process there may use. */
+    static MachineSection machine(Map<String, String> sections) {
+        Map<String, String> governors = new LinkedHashMap<>();
+        sections.getOrDefault("cpu_governor", "").lines().map(l -> l.split("=", 2)).filter(kv -> kv.length == 2)
+                .forEach(kv -> governors.put(kv[0], kv[1]));
+        return new MachineSection(sections.getOrDefault("host", ""), sections.getOrDefault("arch", ""),
+                number(sections.get("cpus")), cpuModel(sections), sections.getOrDefault("kernel", ""),
+                sections.getOrDefault("os", ""), new CpuGovernors(governors), sections.getOrDefault("memory_total", ""),
+                sections.getOrDefault("lscpu", ""), number(sections.get("clk_tck")),
+                sections.getOrDefault("perf_event_paranoid", ""), Optional.of(sections.getOrDefault("allowed_cpus", "")),
+                Optional.empty());
     }
 
     /** /proc/cpuinfo's model name, else lscpu's (arm64 has no model name in /proc/cpuinfo). */

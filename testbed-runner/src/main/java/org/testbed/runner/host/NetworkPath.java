@@ -1,7 +1,5 @@
 package org.testbed.runner.host;
 
-import org.testbed.runfolder.EnvironmentFile;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import org.testbed.runfolder.environment.RoundTrips;
 import org.testbed.runner.env.Environment;
 import org.testbed.scenario.LoopbackTls;
 
@@ -47,13 +46,9 @@ final class NetworkPath {
     }
 
     /** The round trips in environment.json's terms: min, median, max in ms, and how they were taken. */
-    static ObjectNode describe(List<Double> millis) {
-        ObjectNode n = EnvironmentFile.JSON.createObjectNode();
-        n.put("method", PINGS + " sequential GET /testbed/health on one kept-alive HTTP/1.1 connection");
-        n.put("min_ms", round(millis.get(0)));
-        n.put("median_ms", round(millis.get(millis.size() / 2)));
-        n.put("max_ms", round(millis.get(millis.size() - 1)));
-        return n;
+    static RoundTrips describe(List<Double> millis) {
+        return new RoundTrips(PINGS + " sequential GET /testbed/health on one kept-alive HTTP/1.1 connection",
+                round(millis.get(0)), round(millis.get(millis.size() / 2)), round(millis.get(millis.size() - 1)));
     }
 
     /** {@code DEV mtu N} of the interface this machine sends to {@code address} on, or "unknown". */

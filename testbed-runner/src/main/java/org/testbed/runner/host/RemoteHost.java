@@ -1,8 +1,5 @@
 package org.testbed.runner.host;
 
-import org.testbed.runfolder.EnvironmentFile;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -12,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +21,10 @@ import org.testbed.deploy.Deployment;
 import org.testbed.deploy.RemoteResult;
 import org.testbed.deploy.RemoteSettings;
 import org.testbed.deploy.SshTarget;
+import org.testbed.runfolder.environment.JdkSection;
+import org.testbed.runfolder.environment.MachineSection;
+import org.testbed.runfolder.environment.NetworkPathSection;
+import org.testbed.runfolder.environment.RoundTrips;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.variant.Variant;
@@ -43,9 +45,13 @@ public final class RemoteHost implements AutoCloseable {
     private final ServerMachine machine;
     private final Path launcher;
     private final Map<String, JdkInfo> jdks = new LinkedHashMap<>();
-    private final ObjectNode network = EnvironmentFile.JSON.createObjectNode();
+    /** The health round trips to each variant started there, by variant, in the order they started. */
+    private final Map<String, RoundTrips> roundTrips = new LinkedHashMap<>();
     private final String memcachedServers;
-    private ObjectNode facts;
+    private MachineSection facts;
+    private String loadAddressSeenThere;
+    private String serverInterface;
+    private String loadInterface;
 
     private RemoteHost(RemoteHostSettings settings, ServerMachine machine, Path launcher, String memcachedServers) {
         this.settings = settings;
@@ -83,10 +89,10 @@ public final class RemoteHost implements AutoCloseable {
         try {
             RemoteResult facts = machine.script(MachineFacts.SCRIPT);
             Map<String, String> sections = MachineFacts.sections(facts.stdout());
-            host.facts = MachineFacts.json(sections);
-            host.network.put("load_machine_address_seen_by_server", sections.getOrDefault("load_machine_address", ""));
-            host.network.put("server_interface", sections.getOrDefault("interface", "unknown"));
-            host.network.put("load_interface", NetworkPath.localInterface(settings.address()));
+            host.facts = MachineFacts.machine(sections);
+            host.loadAddressSeenThere = sections.getOrDefault("load_machine_address", "");
+            host.serverInterface = sections.getOrDefault("interface", "unknown");
+            host.loadInterface = NetworkPath.localInterface(settings.address());
             return host;
         } catch (RuntimeException e) {
             host.close();
@@ -108,21 +114,20 @@ public final class RemoteHost implements AutoCloseable {
         return machine.destination();
     }
 
-    /** The server's machine, with the names of environment.json's {@code machine}. */
-    public ObjectNode machine() {
+    /** The server's machine, as environment.json describes a machine. */
+    public MachineSection machine() {
         return facts;
     }
 
-    /** The network between the two machines: interfaces and MTUs, and the health round trips of each variant. */
-    public ObjectNode network() {
-        return network;
+    /** The network between the two machines: interfaces and MTUs, and the health round trips of each variant so far. */
+    public NetworkPathSection network() {
+        return new NetworkPathSection(loadAddressSeenThere, serverInterface, loadInterface,
+                Collections.unmodifiableMap(new LinkedHashMap<>(roundTrips)));
     }
 
-    /** The JDKs the variants ran on there, as that machine sees them. */
-    public ArrayNode jdks() {
-        ArrayNode array = EnvironmentFile.JSON.createArrayNode();
-        jdks.values().forEach(info -> array.add(Environment.jdk(info)));
-        return array;
+    /** The JDKs the variants ran on there so far, as that machine sees them. */
+    public List<JdkSection> jdks() {
+        return jdks.values().stream().map(Environment::jdk).toList();
     }
 
     /**
@@ -159,9 +164,7 @@ public final class RemoteHost implements AutoCloseable {
             server = new RemoteServer(machine, deployer, Long.parseLong(pid.stdout().strip()), baseUri(tls),
                     jdk(javaOf(targetSays), jvmArgs), label(), problems);
             List<Double> rtt = NetworkPath.pingHealth(server.baseUri());
-            ObjectNode perVariant = network.has("health_round_trips") ? (ObjectNode) network.get("health_round_trips")
-                    : network.putObject("health_round_trips");
-            perVariant.set(variant.name(), NetworkPath.describe(rtt));
+            roundTrips.put(variant.name(), NetworkPath.describe(rtt));
             return server;
         } catch (IOException | RuntimeException e) {
             if (server != null) {
@@ -204,8 +207,7 @@ public final class RemoteHost implements AutoCloseable {
 
     /** The server's machine as results.csv names it. */
     MachineLabel label() {
-        return new MachineLabel(facts.path("host").asText(), facts.path("arch").asText(), facts.path("cpu_model").asText(),
-                facts.path("cpus").asInt());
+        return new MachineLabel(facts.host(), facts.arch(), facts.cpuModel(), facts.cpus());
     }
 
     private URI baseUri(boolean tls) {

@@ -1,10 +1,14 @@
 package org.testbed.runner.step;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.testbed.runfolder.environment.EnvironmentRecord;
+import org.testbed.runfolder.environment.JdkSection;
+import org.testbed.runfolder.environment.MachineSection;
+import org.testbed.runfolder.environment.NetworkPathSection;
+import org.testbed.runfolder.environment.ServerMachineSection;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.host.RemoteHost;
 import org.testbed.runner.host.RemoteHostSettings;
@@ -38,10 +42,10 @@ final class RemoteRun {
 
     /** For the console: the server's machine and where the load goes. */
     static String describe(RemoteHost host, RunSettings settings) {
-        ObjectNode m = host.machine();
+        MachineSection m = host.machine();
         RemoteHostSettings s = settings.serverHost().orElseThrow();
-        return "server machine " + host.destination() + ": " + m.path("host").asText() + ", " + m.path("arch").asText() + ", "
-                + m.path("cpus").asInt() + " CPUs, " + m.path("cpu_model").asText() + "; variants in " + s.directory()
+        return "server machine " + host.destination() + ": " + m.host() + ", " + m.arch() + ", "
+                + m.cpus() + " CPUs, " + m.cpuModel() + "; variants in " + s.directory()
                 + "/<variant>, load to " + s.address() + ":" + s.appPort() + ", memcached " + host.memcachedServers()
                 + (host.memcachedPid() > 0 ? " (started there)" : "");
     }
@@ -49,22 +53,23 @@ final class RemoteRun {
     /**
      * environment.json of a two-machine run: {@code machine} stays the load machine (where the
      * runner ran), {@code server_machine} is the server's, with the JDKs as it sees them, and
-     * {@code network_path} the way between them.
+     * {@code network_path} the way between them. Recorded again at the end, when every variant has
+     * been deployed there (its JDK and round trips known).
      */
-    static void record(ObjectNode env, RemoteHost host, RunSettings settings) {
-        ObjectNode run = (ObjectNode) env.get("run");
-        run.put("topology", "two machines: the server on " + host.destination() + ", the load from this machine");
-        run.put("server_host", host.destination());
-        ((ObjectNode) env.get("machine")).put("role", "load");
-        ObjectNode server = host.machine().deepCopy();
-        server.put("role", "server");
-        server.put("pinning", "not pinned by the runner: the server's machine is its own (its allowed CPUs are above)");
-        RemoteHostSettings there = settings.serverHost().orElseThrow();
-        server.put("directory", there.directory());
-        server.put("address", there.address() + ":" + there.appPort());
-        server.set("jdks", host.jdks());
-        env.set("server_machine", server);
-        env.set("network_path", host.network());
-        ((ObjectNode) env.get("pinning")).put("server_machine", "not pinned by the runner (the server's machine is its own)");
+    static EnvironmentRecord record(EnvironmentRecord env, RemoteHost host, RunSettings settings) {
+        return onTwoMachines(env, host.destination(), host.machine(), host.jdks(), host.network(),
+                settings.serverHost().orElseThrow());
+    }
+
+    /** {@link #record} from what the server's machine told. */
+    static EnvironmentRecord onTwoMachines(EnvironmentRecord env, String destination, MachineSection serverFacts,
+                                           List<JdkSection> serverJdks, NetworkPathSection network, RemoteHostSettings there) {
+        ServerMachineSection server = new ServerMachineSection(serverFacts.withRole("server"),
+                "not pinned by the runner: the server's machine is its own (its allowed CPUs are above)", there.directory(),
+                there.address() + ":" + there.appPort(), serverJdks);
+        return env.onTwoMachines(
+                env.run().onTwoMachines("two machines: the server on " + destination + ", the load from this machine", destination),
+                env.pinning().withServerMachine("not pinned by the runner (the server's machine is its own)"),
+                env.machine().withRole("load"), server, network);
     }
 }

@@ -1,72 +1,92 @@
 package org.testbed.runner.step;
 
-import org.testbed.runfolder.EnvironmentFile;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import org.testbed.runner.env.Environment;
+import java.util.Optional;
+import org.testbed.driver.Level;
 import org.testbed.driver.WrkDriver;
+import org.testbed.runfolder.environment.CounterSetup;
+import org.testbed.runfolder.environment.EnvironmentRecord;
+import org.testbed.runfolder.environment.JdkSection;
+import org.testbed.runfolder.environment.PinningSection;
+import org.testbed.runfolder.environment.RunPlan;
+import org.testbed.runfolder.environment.RunSection;
+import org.testbed.runfolder.environment.RunnerJvm;
+import org.testbed.runfolder.environment.Tools;
+import org.testbed.runner.counters.PerfStat;
+import org.testbed.runner.env.Environment;
 import org.testbed.variant.Variant;
 
-/** The run's {@code environment.json}: the settings, the machine, the pinning, the JDKs, the tools. */
+/**
+ * The run's {@code environment.json}: the settings, the machine, the pinning, the JDKs, the tools
+ * as the run starts ({@link #of}), and the run's outcome at its end ({@link #finished}).
+ */
 final class RunEnvironment {
     private RunEnvironment() {
     }
 
-    static ObjectNode of(RunSettings settings, Instant started, Map<Variant, Path> javas, JdkChoice jdks) throws IOException {
-        ObjectNode env = EnvironmentFile.JSON.createObjectNode();
-        ObjectNode run = env.putObject("run");
-        run.put("run_id", settings.output().runId());
-        run.put("started_at", started.toString());
-        run.put("profile", settings.output().profile());
-        ArrayNode args = run.putArray("command_line");
-        settings.output().commandLine().forEach(args::add);
-        ObjectNode scenarios = run.putObject("scenarios");
-        settings.load().scenarios().forEach((name, levels) -> {
-            ArrayNode a = scenarios.putArray(name);
-            levels.forEach(l -> a.add(l.label()));
-        });
-        run.put("duration_s", settings.load().duration().toMillis() / 1000.0);
-        run.put("warmup_s", settings.load().warmup().toMillis() / 1000.0);
-        run.put("warmup_at_least_s", settings.load().warmupAtLeast().toMillis() / 1000.0);
-        run.put("repeat", settings.load().repeat());
-        run.put("iterations", settings.load().iterations());
-        run.put("driver", settings.load().driver());
-        run.put("conditions", settings.conditionsLabel());
-        run.put("threads", settings.servers().threads());
-        run.put("delay_ms", settings.load().delayMs());
-        run.put("payload_bytes", settings.load().payloadSize());
-        run.put("max_connections", settings.load().maxConnections());
-        run.put("request_timeout_s", settings.load().timeout().toSeconds());
-        run.put("saturation_pct", settings.load().saturationPct());
-        ArrayNode jvmArgs = run.putArray("jvm_args");
-        settings.servers().jvmArgs().forEach(jvmArgs::add);
-        ObjectNode pin = env.putObject("pinning");
-        pin.put("server_cpus", settings.servers().pinning().serverCpus());
-        pin.put("memcached_cpus", settings.servers().pinning().memcachedCpus());
-        pin.put("load_cpus", settings.servers().pinning().loadCpus());
-        pin.put("description", settings.servers().pinning().describe());
-        pin.put("allowed_cpus", Pinning.allowedCpus().toString());
-        env.set("machine", Environment.machine());
-        ArrayNode jdkArray = env.putArray("jdks");
-        for (Path java : javas.values().stream().distinct().toList()) {
-            jdkArray.add(Environment.jdk(jdks.info(java)));
+    static EnvironmentRecord of(RunSettings settings, Instant started, Map<Variant, Path> javas, JdkChoice jdks) throws IOException {
+        List<Path> distinctJavas = javas.values().stream().distinct().toList();
+        List<JdkSection> jdkSections = new ArrayList<>();
+        for (Path java : distinctJavas) {
+            jdkSections.add(Environment.jdk(jdks.info(java)));
         }
-        run.put("mixed_jdks", javas.values().stream().distinct().count() > 1);
-        ObjectNode runner = env.putObject("runner_jvm");
-        runner.put("version", System.getProperty("java.runtime.version"));
-        runner.put("vendor", System.getProperty("java.vendor"));
-        ObjectNode variantJdks = env.putObject("variant_jdks");
+        Map<String, String> variantJdks = new LinkedHashMap<>();
         javas.forEach((v, j) -> variantJdks.put(v.name(), jdks.label(j)));
-        ObjectNode tools = env.putObject("tools");
+        return EnvironmentRecord.oneMachine(RunSection.planned(plan(settings, started), distinctJavas.size() > 1),
+                pinning(settings.servers().pinning()), Environment.machine(), jdkSections, RunnerJvm.current(), variantJdks,
+                tools(), Environment.manifest(settings.servers().variants()));
+    }
+
+    /**
+     * The environment at the end of the run: when it ended, how long it took, how flame graphs were
+     * taken and what perf could count (when asked for), what went wrong and which variants were left out.
+     */
+    static EnvironmentRecord finished(EnvironmentRecord env, RunSettings settings, Instant started,
+                                      Optional<String> flamegraphs, List<String> problems, List<String> skipped) {
+        Instant now = Instant.now();
+        Optional<CounterSetup> counters = Optional.empty();
+        if (settings.observation().counters()) {
+            CounterSetup here = PerfStat.describe();
+            counters = Optional.of(settings.serverHost().isEmpty() ? here
+                    : here.ranOn("perf stat ran on the server's machine; perf and perf_event_paranoid above are this"
+                    + " machine's, server_machine.perf_event_paranoid is the server's"));
+        }
+        return env.withRun(env.run().finished(now.truncatedTo(ChronoUnit.SECONDS).toString(),
+                Duration.between(started, now).toSeconds(), flamegraphs, counters, problems, skipped));
+    }
+
+    private static RunPlan plan(RunSettings settings, Instant started) {
+        RunSettings.Load load = settings.load();
+        Map<String, List<String>> scenarios = new LinkedHashMap<>();
+        load.scenarios().forEach((name, levels) -> scenarios.put(name, levels.stream().map(Level::label).toList()));
+        return new RunPlan(settings.output().runId(), started.toString(), settings.output().profile(),
+                List.copyOf(settings.output().commandLine()), scenarios, seconds(load.duration()), seconds(load.warmup()),
+                seconds(load.warmupAtLeast()), load.repeat(), load.iterations(), load.driver(), settings.conditionsLabel(),
+                settings.servers().threads(), load.delayMs(), load.payloadSize(), load.maxConnections(),
+                load.timeout().toSeconds(), load.saturationPct(), List.copyOf(settings.servers().jvmArgs()));
+    }
+
+    /** Seconds with their fraction: 5.5 for 5500 ms. */
+    private static double seconds(Duration d) {
+        return d.toMillis() / 1000.0;
+    }
+
+    private static PinningSection pinning(Pinning pinning) {
+        return new PinningSection(pinning.serverCpus(), pinning.memcachedCpus(), pinning.loadCpus(), pinning.describe(),
+                Pinning.allowedCpus().toString(), Optional.empty());
+    }
+
+    private static Tools tools() {
         Path wrk = WrkDriver.find();
-        tools.put("wrk", wrk == null ? "not installed" : Environment.command(wrk.toString(), "-v").lines().findFirst().orElse(""));
-        tools.put("memcached", Environment.command("memcached", "-V").strip());
-        tools.put("taskset", Pinning.tasksetAvailable());
-        env.set("manifest", Environment.manifest(settings.servers().variants()));
-        return env;
+        return new Tools(wrk == null ? "not installed" : Environment.command(wrk.toString(), "-v").lines().findFirst().orElse(""),
+                Environment.command("memcached", "-V").strip(), Pinning.tasksetAvailable());
     }
 }

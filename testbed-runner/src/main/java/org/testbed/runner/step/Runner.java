@@ -1,8 +1,6 @@
 package org.testbed.runner.step;
 
 import org.testbed.runfolder.EnvironmentFile;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -19,7 +17,7 @@ import org.testbed.memcached.MemcachedProcess;
 import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.ResultRow;
-import org.testbed.runner.counters.PerfStat;
+import org.testbed.runfolder.environment.EnvironmentRecord;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.RemoteHost;
@@ -59,7 +57,7 @@ public final class Runner {
         boolean remote = settings.serverHost().isPresent();
         // With --server-host the server's machine chooses each variant's JDK (testbed-launch), and reports it.
         Map<Variant, Path> javas = remote ? RemoteRun.javas(settings.servers().variants()) : jdks.choose();
-        ObjectNode env = RunEnvironment.of(settings, started, remote ? Map.of() : javas, jdks);
+        EnvironmentRecord env = RunEnvironment.of(settings, started, remote ? Map.of() : javas, jdks);
         EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
 
         Optional<String> flameMode = settings.observation().flamegraph();
@@ -86,7 +84,6 @@ public final class Runner {
         MemcachedProcess memcached = null;
         RemoteHost serverHost = null;
         String memcachedServers = settings.servers().memcachedServers().orElse(null); // null: a private one
-        ObjectNode run = (ObjectNode) env.get("run");
         try {
             if (remote) {
                 progress.info("connecting to " + settings.serverHost().orElseThrow().destination() + " (ssh port "
@@ -94,7 +91,7 @@ public final class Runner {
                 serverHost = RemoteRun.connect(settings, memcachedServers);
                 memcachedServers = serverHost.memcachedServers();
                 progress.info(RemoteRun.describe(serverHost, settings));
-                RemoteRun.record(env, serverHost, settings);
+                env = RemoteRun.record(env, serverHost, settings);
                 EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
             } else if (memcachedServers == null) {
                 memcached = MemcachedProcess.start(0, 1024);
@@ -104,8 +101,8 @@ public final class Runner {
             } else {
                 progress.info("using MEMCACHED_SERVERS=" + memcachedServers);
             }
-            run.put("memcached_servers", memcachedServers);
-            run.put("memcached_started_by_runner", memcached != null || serverHost != null && serverHost.memcachedPid() > 0);
+            env = env.withRun(env.run().withMemcached(memcachedServers,
+                    memcached != null || serverHost != null && serverHost.memcachedPid() > 0));
             List<Conditions> conditionSets = settings.conditionSets();
             List<VariantSession> sessions = new ArrayList<>();
             for (Conditions conditions : conditionSets) {
@@ -156,25 +153,10 @@ public final class Runner {
             }
         }
         if (serverHost != null) {
-            RemoteRun.record(env, serverHost, settings);
+            env = RemoteRun.record(env, serverHost, settings);
         }
-        run.put("finished_at", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
-        run.put("wall_time_s", Duration.between(started, Instant.now()).toSeconds());
-        if (flamegraphs != null) {
-            run.put("flamegraph", flamegraphs.describe());
-        }
-        if (settings.observation().counters()) {
-            ObjectNode perf = EnvironmentFile.JSON.valueToTree(PerfStat.describe());
-            if (remote) {
-                perf.put("where", "perf stat ran on the server's machine; perf and perf_event_paranoid above are this"
-                        + " machine's, server_machine.perf_event_paranoid is the server's");
-            }
-            run.set("counters", perf);
-        }
-        ArrayNode p = run.putArray("problems");
-        problems.forEach(p::add);
-        ArrayNode s = run.putArray("skipped");
-        jdks.skipped().forEach(s::add);
+        env = RunEnvironment.finished(env, settings, started, Optional.ofNullable(flamegraphs).map(Flamegraphs::describe),
+                problems, jdks.skipped());
         EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
         if (settings.load().repeat() * settings.load().iterations() > 1) {
             progress.summary(recorder.aggregates());

@@ -2,11 +2,13 @@ package org.testbed.runner.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.testbed.runfolder.EnvironmentFile;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.driver.proc.ProcStat;
 
@@ -50,7 +52,7 @@ class RemoteReadingTest {
         Map<String, String> sections = MachineFacts.sections("@@host\nvm-arm\n@@arch\naarch64\n@@cpus\n4\n@@cpu_model\n\n"
                 + "@@lscpu\nArchitecture: aarch64\nModel name: Neoverse-N1\n@@cpu_governor\ncpu0=performance\ncpu1=performance\n");
         assertThat(MachineFacts.cpuModel(sections)).isEqualTo("Neoverse-N1");
-        var json = MachineFacts.json(sections);
+        JsonNode json = EnvironmentFile.JSON.valueToTree(MachineFacts.machine(sections));
         assertThat(json.path("cpus").asInt()).isEqualTo(4);
         assertThat(json.path("arch").asText()).isEqualTo("aarch64");
         assertThat(json.path("cpu_governor").path("cpu1").asText()).isEqualTo("performance");
