@@ -102,6 +102,7 @@ class RunnerIT {
         for (StepRecord s : steps) {
             assertThat(s.driver().cpuPct()).isPositive();
             assertThat(s.driver().peakConnections()).isEqualTo(s.key().concurrency());
+            assertThat(s.server().threads()).as("the server's threads after the step, from /proc/PID/stat").isPositive();
             assertThat(run.resolve(s.files().raw())).isRegularFile();
             assertThat(Files.readString(run.resolve(s.files().raw()))).contains("/stat: utime").contains("HdrHistogram");
         }

@@ -14,8 +14,9 @@ import java.nio.file.Path;
  * @param stime kernel-mode ticks (field 15)
  * @param cutime user-mode ticks of waited-for children (field 16)
  * @param cstime kernel-mode ticks of waited-for children (field 17)
+ * @param threads the threads it has now (field 20): a pool's size, or how few carriers virtual threads need
  */
-public record ProcStat(long utime, long stime, long cutime, long cstime) {
+public record ProcStat(long utime, long stime, long cutime, long cstime, long threads) {
 
     /** Reads {@code /proc/PID/stat}. */
     public static ProcStat read(long pid) throws IOException {
@@ -38,20 +39,21 @@ public record ProcStat(long utime, long stime, long cutime, long cstime) {
         }
         // After ") ": field 3 (state) is index 0, so field N is index N - 3.
         String[] fields = stat.substring(close + 1).trim().split("\\s+");
-        if (fields.length < 15) {
+        if (fields.length < 18) {
             throw new IllegalArgumentException("too few fields in /proc/PID/stat: " + abbreviate(stat));
         }
         try {
             return new ProcStat(Long.parseLong(fields[14 - 3]), Long.parseLong(fields[15 - 3]),
-                    Long.parseLong(fields[16 - 3]), Long.parseLong(fields[17 - 3]));
+                    Long.parseLong(fields[16 - 3]), Long.parseLong(fields[17 - 3]), Long.parseLong(fields[20 - 3]));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("unreadable CPU times in /proc/PID/stat: " + abbreviate(stat), e);
         }
     }
 
-    /** This minus {@code earlier}, field by field. */
+    /** This minus {@code earlier}, field by field; the threads are this reading's (a count, not a total). */
     public ProcStat minus(ProcStat earlier) {
-        return new ProcStat(utime - earlier.utime, stime - earlier.stime, cutime - earlier.cutime, cstime - earlier.cstime);
+        return new ProcStat(utime - earlier.utime, stime - earlier.stime, cutime - earlier.cutime, cstime - earlier.cstime,
+                threads);
     }
 
     /** Own user plus system ticks. */

@@ -22,13 +22,15 @@ class ProcStatTest {
         assertThat(stat.cstime()).isEqualTo(10);
         assertThat(stat.ticks()).isEqualTo(1801);
         assertThat(stat.childTicks()).isEqualTo(99);
+        assertThat(stat.threads()).as("field 20, num_threads").isEqualTo(37);
     }
 
     @Test
     void differenceIsFieldByField() {
-        ProcStat before = new ProcStat(100, 20, 5, 1);
-        ProcStat after = new ProcStat(350, 70, 6, 3);
-        assertThat(after.minus(before)).isEqualTo(new ProcStat(250, 50, 1, 2));
+        ProcStat before = new ProcStat(100, 20, 5, 1, 30);
+        ProcStat after = new ProcStat(350, 70, 6, 3, 37);
+        assertThat(after.minus(before)).as("the threads are a count, the later reading's")
+                .isEqualTo(new ProcStat(250, 50, 1, 2, 37));
     }
 
     @Test

@@ -45,8 +45,9 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
      * The server's side, beyond the CPU, memory and GC figures of results.csv.
      *
      * @param cpusBusyPct how busy the server's CPUs were over the step
+     * @param threads the server process's threads at the end of the step ({@code /proc/PID/stat}); 0 when not known
      */
-    public record ServerSide(double cpusBusyPct) {
+    public record ServerSide(double cpusBusyPct, long threads) {
     }
 
     /**
@@ -167,6 +168,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
     private static final Column<StepRecord> TLS_HANDSHAKES = Column.count("tls_handshakes", s -> s.driver.tlsHandshakes());
     private static final Column<StepRecord> GZIP_RESPONSES = Column.count("gzip_responses", s -> s.driver.gzipResponses());
     private static final Column<StepRecord> SLA = Column.text("sla", s -> s.setup.sla());
+    private static final Column<StepRecord> SERVER_THREADS = Column.count("server_threads", s -> s.server.threads());
 
     /** steps.csv's columns, in order. */
     public static final List<Column<StepRecord>> COLUMNS = Stream.of(
@@ -175,7 +177,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                     PEAK_CONNECTIONS, SERVER_CPUS, LOAD_CPUS, DELAY_MS, THREADS, RAW, FLAMEGRAPH, REPEATS),
             RPS.columns(), P99.columns(), CPU.columns(),
             List.of(CI_CONFIDENCE, WARMUP_S, STEADY, NOT_STEADY_SAMPLES, LAT_P99_UNCORRECTED, SCHEDULE_LAG_P99,
-                    WARMUP_UNSETTLED, CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, SLA))
+                    WARMUP_UNSETTLED, CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, SLA, SERVER_THREADS))
             .flatMap(List::stream).toList();
 
     /** Reads a record back; a column an older runner did not write reads as unknown or 0. */
@@ -188,7 +190,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                         Conditions.parse(v.text(CONDITIONS))),
                 new DriverSide(v.text(DRIVER), v.decimal(DRIVER_CPU_MS), v.decimal(DRIVER_CPU_PCT), v.integer(PEAK_CONNECTIONS),
                         v.count(TLS_HANDSHAKES), v.count(GZIP_RESPONSES)),
-                new ServerSide(v.decimal(SERVER_CPUS_BUSY_PCT)),
+                new ServerSide(v.decimal(SERVER_CPUS_BUSY_PCT), v.count(SERVER_THREADS)),
                 new LoadSide(v.decimal(MEMCACHED_CPU_PCT), v.decimal(LOAD_CPUS_BUSY_PCT), v.decimal(STEAL_PCT),
                         v.decimal(OTHER_LOAD_PCT), v.decimal(LOAD_SIDE_PCT), v.flag(LOAD_SATURATED)),
                 new Setup(v.text(SERVER_CPUS), v.text(LOAD_CPUS), v.integer(DELAY_MS), v.integer(THREADS), v.text(SLA)),

@@ -162,6 +162,10 @@ class ReportWriterTest {
         assertThat(count(dom, "<svg")).isGreaterThanOrEqualTo(9);
         assertThat(dom).contains("Little's law, sync: 200 threads / 0.150 s = 1,333 req/s");
         assertThat(dom).contains("SATURATED");
+        // Every steps.csv column is on the page under its own name, drawn by no line of its own in the script.
+        for (String column : StepsCsv.TABLE.names()) {
+            assertThat(dom).as("steps.csv's column %s on the page", column).contains(">" + column + "</th>");
+        }
         Matcher status = Pattern.compile("Rendered (\\d+) chart\\(s\\) from (\\d+) row\\(s\\)").matcher(dom);
         assertThat(status.find()).isTrue();
         assertThat(Integer.parseInt(status.group(2))).isEqualTo(24);

@@ -17,11 +17,12 @@ import org.testbed.driver.proc.ProcStat;
  * @param otherLoadPct busy time on the server's or the load CPUs that the run's processes do not explain
  * @param serverBusyPct how busy the server's CPUs were; with the server on its own machine, all of that machine's
  * @param stealPct time the hypervisor took from this machine's CPUs; with the server on its own machine, from its
+ * @param serverThreads the server's threads at the end of the step
  */
 record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double sysMsPerReq, double driverPct,
                       double memcachedPct, double loadIrqPct, double loadSidePct, boolean saturated,
                       double loadBusyPct, double serverBusyPct, double stealPct, double otherLoadPct, boolean noisy,
-                      List<Integer> loadList, List<Integer> serverList) {
+                      List<Integer> loadList, List<Integer> serverList, long serverThreads) {
 
     /** Busy CPU time not accounted for by the run's processes above which a step is called noisy. */
     static final double NOISE_PCT = SampleRecord.NOT_QUIET_PCT;
@@ -66,12 +67,13 @@ record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double s
         }
         return new LoadAccounting(userMs, sysMs, requests > 0 ? userMs / requests : Double.NaN,
                 requests > 0 ? sysMs / requests : Double.NaN, driverPct, memcachedPct, loadIrq, loadSide,
-                loadSide > saturationPct, loadBusy, serverBusy, steal, otherLoad, otherLoad > NOISE_PCT, loadList, serverList);
+                loadSide > saturationPct, loadBusy, serverBusy, steal, otherLoad, otherLoad > NOISE_PCT, loadList, serverList,
+                cpu.threads());
     }
 
     /** The server's side of the step, as steps.csv records it. */
     StepRecord.ServerSide serverSide() {
-        return new StepRecord.ServerSide(serverBusyPct);
+        return new StepRecord.ServerSide(serverBusyPct, serverThreads);
     }
 
     /** Who else used the CPUs, as steps.csv records it. */

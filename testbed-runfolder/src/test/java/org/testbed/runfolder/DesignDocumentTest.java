@@ -1,0 +1,58 @@
+package org.testbed.runfolder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.testbed.runfolder.capacity.CapacityCsv;
+import org.testbed.runfolder.counters.CountersCsv;
+import org.testbed.runfolder.csv.CsvTable;
+import org.testbed.runfolder.csv.SamplesCsv;
+import org.testbed.runfolder.csv.StepsCsv;
+
+/**
+ * Keeps the results schema of docs/DESIGN.md true: the column table of each CSV file of a run
+ * folder lists exactly the columns this module declares, in order.
+ */
+class DesignDocumentTest {
+    private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9_]+)` \\|", Pattern.MULTILINE);
+    /** The repository's docs, seen from this module's folder (where the tests run). */
+    private static final Path DESIGN = Path.of("..", "docs", "DESIGN.md");
+
+    static Stream<Arguments> tables() {
+        return Stream.of(ResultsCsv.TABLE, StepsCsv.TABLE, SamplesCsv.TABLE, CountersCsv.TABLE, CapacityCsv.TABLE)
+                .map(t -> Arguments.of(t.file(), t));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("tables")
+    void theColumnTableListsTheDeclaredColumns(String file, CsvTable<?> table) throws IOException {
+        List<String> documented = documentedColumns(Files.readString(DESIGN), file);
+        assertThat(documented).as("the column table under '### %s' in docs/DESIGN.md", file)
+                .containsExactlyElementsOf(table.names());
+    }
+
+    /** The first cells of the table rows between the heading {@code ### name} and the next heading. */
+    private static List<String> documentedColumns(String markdown, String name) {
+        Matcher heading = Pattern.compile("^### `?" + Pattern.quote(name) + "`?\\s*$", Pattern.MULTILINE).matcher(markdown);
+        assertThat(heading.find()).as("docs/DESIGN.md has a heading '### %s'", name).isTrue();
+        int start = heading.end();
+        Matcher next = Pattern.compile("^#{1,6} ", Pattern.MULTILINE).matcher(markdown);
+        int end = next.find(start) ? next.start() : markdown.length();
+        Matcher row = ROW.matcher(markdown.substring(start, end));
+        List<String> columns = new ArrayList<>();
+        while (row.find()) {
+            columns.add(row.group(1));
+        }
+        return columns;
+    }
+}
