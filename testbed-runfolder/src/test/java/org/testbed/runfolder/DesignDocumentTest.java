@@ -26,7 +26,7 @@ import org.testbed.runfolder.csv.StepsCsv;
 class DesignDocumentTest {
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9_]+)` \\|", Pattern.MULTILINE);
     /** The repository's docs, seen from this module's folder (where the tests run). */
-    private static final Path DESIGN = Path.of("..", "docs", "DESIGN.md");
+    private static final Path DESIGN = Path.of("../docs/DESIGN.md");
 
     static Stream<Arguments> tables() {
         return Stream.of(ResultsCsv.TABLE, StepsCsv.TABLE, SamplesCsv.TABLE, CountersCsv.TABLE, CapacityCsv.TABLE)
