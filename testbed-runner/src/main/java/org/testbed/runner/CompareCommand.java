@@ -2,11 +2,15 @@ package org.testbed.runner;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.compare.CapacityComparison;
 import org.testbed.runfolder.compare.CompareWriter;
 import org.testbed.runfolder.compare.Comparison;
+import org.testbed.runfolder.gate.FailOn;
+import org.testbed.runfolder.gate.GateSuite;
+import org.testbed.runfolder.gate.JUnitXml;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -16,7 +20,9 @@ import picocli.CommandLine.Parameters;
                 + " throughput, p99 and CPU ms/request with confidence intervals from the repeats (samples.csv),"
                 + " and a verdict per figure: faster, slower, within noise, or no noise estimate (a single sample).",
                 "Prints what changed beyond noise, then the full table; writes compare.csv and an HTML page.",
-                "E.g. x86_64 vs arm64, or JDK 17 vs 25 on one machine."})
+                "E.g. x86_64 vs arm64, or JDK 17 vs 25 on one machine."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {Main.EXIT_0, Main.EXIT_1, Main.EXIT_2, Main.EXIT_4})
 final class CompareCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR_A", description = "The baseline run folder (or its results.csv)")
     Path a;
@@ -34,8 +40,17 @@ final class CompareCommand implements Callable<Integer> {
                     + " match only under equal conditions")
     String conditions;
 
+    @Option(names = "--fail-on", paramLabel = "FIGURES",
+            description = "Exit with status 4 when a figure of B is slower than A's beyond noise (verdict slower; for rps"
+                    + " lower, for p99 and cpu higher): slower (every figure) or some of rps, p99, cpu, comma-separated,"
+                    + " each with an optional smallest change >PCT%, e.g. slower, rps,p99, 'slower>5%', 'p99>10%'. A"
+                    + " figure with no noise estimate is inconclusive, never passed. compare-junit.xml (beside"
+                    + " compare.csv, with or without this option) has one test case per step and figure")
+    List<String> failOn;
+
     @Override
     public Integer call() throws Exception {
+        FailOn gate = failOn == null ? null : FailOn.parse(failOn);
         for (Path p : new Path[] {a, b}) {
             if (!Files.exists(CompareWriter.csv(p))) {
                 throw new IllegalArgumentException(p + " has no results.csv");
@@ -65,7 +80,20 @@ final class CompareCommand implements Callable<Integer> {
         Path csv = CompareWriter.writeCsv(c, page.toAbsolutePath().resolveSibling(CompareWriter.CSV_FILE));
         Path flame = page.toAbsolutePath().resolveSibling(page.getFileName().toString().replaceFirst("\\.html$", "") + "-flame");
         String diffs = Files.isDirectory(flame) ? "; differential flame graphs: " + flame : "";
-        System.out.println("matched " + c.matched().size() + " step(s); page: " + page + "; table: " + csv + diffs);
-        return c.matched().isEmpty() ? 1 : 0;
+        // Without --fail-on the JUnit report says what --fail-on slower would, and the exit status ignores it.
+        GateSuite suite = (gate != null ? gate : FailOn.every()).check(c, a.toString(), b.toString());
+        Path junit = JUnitXml.write(page.toAbsolutePath().resolveSibling(FailOn.FILE), suite);
+        System.out.println("matched " + c.matched().size() + " step(s); page: " + page + "; table: " + csv + diffs
+                + "; JUnit: " + junit);
+        if (c.matched().isEmpty()) {
+            return Main.EXIT_FAILED;
+        }
+        if (gate != null) {
+            System.out.print(FailOn.text(suite, "--fail-on " + gate.text()));
+            if (suite.failed()) {
+                return Main.EXIT_GATE_FAILED;
+            }
+        }
+        return 0;
     }
 }

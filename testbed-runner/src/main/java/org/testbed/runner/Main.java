@@ -19,6 +19,8 @@ import picocli.CommandLine.Spec;
         commandListHeading = "%nCommands:%n",
         subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, TestCommand.class, JmhCommand.class, RunCommand.class, ReportCommand.class,
                 CompareCommand.class, DeployCommand.class, DriveCommand.class},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {Main.EXIT_0, Main.EXIT_1, Main.EXIT_2, Main.EXIT_3, Main.EXIT_4},
         footerHeading = "%nEnvironment:%n",
         footer = {
             "  JAVA_HOME      the JDK used to build and to run variants that need JDK 17+",
@@ -33,6 +35,25 @@ public final class Main implements Runnable {
     static final int EXIT_FAILED = 1;
     /** Arguments the command cannot take, as picocli and most Unix tools use 2. */
     static final int EXIT_BAD_ARGUMENT = 2;
+    /** A run that finished with problems (a variant skipped, the server's machine lost); the steps measured are kept. */
+    static final int EXIT_INCOMPLETE = 3;
+    /**
+     * A gate failed: {@code compare --fail-on} found a figure slower beyond noise, or an {@code --assert} of
+     * {@code run} or {@code report} a step on the wrong side of its bound. Distinct from every other status,
+     * so that a build can tell a regression from a broken run.
+     */
+    static final int EXIT_GATE_FAILED = 4;
+
+    // The exit statuses as --help lists them ("status:what"), here and in the commands that can end with them.
+    static final String EXIT_0 = "0:Done (without --fail-on or --assert, whatever the figures say)";
+    static final String EXIT_1 = "1:The command failed at its work (a build, a server, a file, a machine), or compare"
+            + " matched no step";
+    static final String EXIT_2 = "2:Bad arguments (an unknown name, a malformed value or gate), said in one line before"
+            + " any work";
+    static final String EXIT_3 = "3:run finished with problems (a variant skipped, the server's machine lost); the steps"
+            + " measured are kept";
+    static final String EXIT_4 = "4:A gate failed: compare --fail-on found a figure slower beyond noise, or an --assert"
+            + " of run or report a step on the wrong side of its bound";
     private static final int LABEL_WIDTH = 29;
 
     @Spec

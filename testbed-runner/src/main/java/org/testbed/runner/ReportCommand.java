@@ -2,24 +2,41 @@ package org.testbed.runner;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.gate.Assertion;
+import org.testbed.runfolder.gate.RunAssertions;
 import org.testbed.runfolder.report.ReportWriter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Regenerate report.html in a run folder from its results.csv, steps.csv and environment.json.")
+        description = {"Regenerate report.html in a run folder from its results.csv, steps.csv and environment.json.",
+                "With --assert, check the run's steps against bounds afterwards, as run --assert does."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {Main.EXIT_0, Main.EXIT_1, Main.EXIT_2, Main.EXIT_4})
 final class ReportCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN_DIR", description = "A run folder, e.g. results/r20250101T120000-k3x9")
     Path runDir;
+
+    @Mixin
+    AssertOptions assertOptions = new AssertOptions();
 
     @Override
     public Integer call() throws Exception {
         if (!Files.isRegularFile(runDir.resolve(ResultsCsv.FILE))) {
             throw new IllegalArgumentException(runDir + " has no " + ResultsCsv.FILE + ": not a run folder");
         }
+        List<Assertion> assertions = assertOptions.parse();
+        if (!assertions.isEmpty()) {
+            RunAssertions.requireScenarios(assertions, RunAssertions.scenarios(runDir));
+        }
         System.out.println(ReportWriter.write(runDir));
+        if (!assertions.isEmpty() && AssertOptions.check(runDir, assertions, System.out)) {
+            return Main.EXIT_GATE_FAILED;
+        }
         return 0;
     }
 }

@@ -15,6 +15,8 @@ import org.testbed.deploy.SshTarget;
 import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.runfolder.capacity.Sla;
 import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.gate.Assertion;
+import org.testbed.runfolder.gate.RunAssertions;
 import org.testbed.runner.build.ModuleJar;
 import org.testbed.runner.build.StaleJars;
 import org.testbed.runner.flame.Flamegraphs;
@@ -44,7 +46,9 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Start memcached (unless MEMCACHED_SERVERS is set), then each variant from its jar: warm it up,"
                 + " run every scenario step by step, measure client latency and server CPU per request, stop it.",
                 "Writes results/<run-id>/: results.csv (docs/DESIGN.md's columns), steps.csv, environment.json, raw/,"
-                        + " logs/ and report.html."})
+                        + " logs/ and report.html."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {Main.EXIT_0, Main.EXIT_1, Main.EXIT_2, Main.EXIT_3, Main.EXIT_4})
 final class RunCommand implements Callable<Integer> {
     private static final int DEFAULT_PAYLOAD = 100;
 
@@ -228,6 +232,9 @@ final class RunCommand implements Callable<Integer> {
                     + " unless absolute)")
     String serverDir;
 
+    @Mixin
+    AssertOptions assertOptions = new AssertOptions();
+
     @Option(names = "--run-id", paramLabel = "ID", description = "The run id (default: r<UTC time>-<random>)")
     String runId;
 
@@ -268,6 +275,8 @@ final class RunCommand implements Callable<Integer> {
             }
             plan.put(n, levels);
         }
+        List<Assertion> assertions = assertOptions.parse();
+        RunAssertions.requireScenarios(assertions, plan.keySet());
         String d = driver.strip();
         if (!d.equals("auto") && !d.equals(NioHttpDriver.NAME) && !d.equals(WrkDriver.NAME)) {
             throw new IllegalArgumentException("--driver must be auto, " + NioHttpDriver.NAME + " or " + WrkDriver.NAME);
@@ -332,7 +341,12 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("testbed: run: " + e.getMessage());
             return Main.EXIT_FAILED;
         }
-        return rows > 0 ? (runner.problems().isEmpty() ? 0 : 3) : 1;
+        int status = rows > 0 ? (runner.problems().isEmpty() ? 0 : Main.EXIT_INCOMPLETE) : Main.EXIT_FAILED;
+        // The run folder is complete and its report written: the gates read it as report --assert would.
+        if (rows > 0 && !assertions.isEmpty() && AssertOptions.check(folder.toAbsolutePath(), assertions, System.out)) {
+            return Main.EXIT_GATE_FAILED;
+        }
+        return status;
     }
 
     /** The server's machine of {@code --server-host}, checked; null without it. */
