@@ -123,7 +123,7 @@ public final class Records {
         return new StepRecord(step.key(),
                 new DriverSide(d.name(), d.cpuMs(), 60, d.peakConnections(), d.tlsHandshakes(), d.gzipResponses()),
                 step.server(), new LoadSide(37, 99, step.load().stealPct(), step.load().otherLoadPct(), 97, true),
-                step.setup(), step.files(), step.repeats(), step.steadiness(), step.open());
+                step.setup(), step.files(), step.repeats(), step.steadiness(), step.open(), step.cost());
     }
 
     /** {@code step} with {@code delayMs} of simulated I/O per request (the delay scenario). */
@@ -140,7 +140,7 @@ public final class Records {
 
     private static StepRecord withSetup(StepRecord step, Setup setup) {
         return new StepRecord(step.key(), step.driver(), step.server(), step.load(), setup, step.files(), step.repeats(),
-                step.steadiness(), step.open());
+                step.steadiness(), step.open(), step.cost());
     }
 
     // samples.csv
