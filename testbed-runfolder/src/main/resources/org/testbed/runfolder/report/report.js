@@ -39,7 +39,10 @@
     'faster': {color: '#1a7f37', cls: 'better', name: 'better beyond noise'},
     'slower': {color: '#cf222e', cls: 'worse', name: 'worse beyond noise'},
     'within noise': {color: '#8c959f', cls: 'noise', name: 'within noise'},
-    'no noise estimate': {color: '#c9d1d9', cls: 'noise', name: 'no noise estimate (one sample a side)'}
+    'no noise estimate': {color: '#c9d1d9', cls: 'noise', name: 'no noise estimate (one sample a side)'},
+    // Cost says it in its own words: lower is better.
+    'cheaper': {color: '#1a7f37', cls: 'better', name: 'cheaper beyond noise'},
+    'costlier': {color: '#cf222e', cls: 'worse', name: 'costlier beyond noise'}
   };
   var NOT_STEADY = '#6e40c9';
 
@@ -725,6 +728,8 @@
     {key: 'rps', name: 'throughput', unit: 'req/s', digits: 0, better: 'higher is better'},
     {key: 'p99', name: 'p99 latency', unit: 'ms', digits: 3, better: 'lower is better'},
     {key: 'cpu', name: 'CPU per request', unit: 'ms', digits: 4, better: 'lower is better'}];
+  // Both runs had a price: the cost of a million requests, in their price unit.
+  var COST_METRIC = {key: 'cost', name: 'cost per million requests', unit: 'per million requests', better: 'lower is better'};
 
   function verdictOf(ch) { return VERDICT[ch && ch.verdict] || VERDICT['no noise estimate']; }
 
@@ -768,9 +773,11 @@
       'between two runs of the same thing. Better means more req/s, lower p99, less CPU per request. Caveats (a warm-up cut short, not steady, ' +
       'not quiet, saturated, one fork) stand beside a verdict, never instead of it.');
     verdictLegend(main);
+    var metrics = METRICS.concat(matched.some(function (m) { return m.changes.cost; }) ? [COST_METRIC] : []);
+    if (data.price_note) { html('p', {'class': 'note', id: 'price-note'}, main, data.price_note); }
     var figures = [];
-    matched.forEach(function (m) { METRICS.forEach(function (k) { figures.push({m: m, k: k, ch: m.changes[k.key]}); }); });
-    var changed = figures.filter(function (f) { return f.ch && (f.ch.verdict === 'faster' || f.ch.verdict === 'slower'); });
+    matched.forEach(function (m) { metrics.forEach(function (k) { if (k !== COST_METRIC || m.changes.cost) { figures.push({m: m, k: k, ch: m.changes[k.key]}); } }); });
+    var changed = figures.filter(function (f) { return f.ch && (verdictOf(f.ch).cls === 'better' || verdictOf(f.ch).cls === 'worse'); });
     var unknown = figures.filter(function (f) { return !f.ch || f.ch.verdict === 'no noise estimate'; });
     html('h2', {}, main, 'Changed beyond noise');
     if (!changed.length) {
@@ -786,7 +793,7 @@
     }
     var variants = unique(matched.map(function (m) { return m.variant; }));
     var div = html('div', {'class': 'charts'}, main);
-    METRICS.forEach(function (k) {
+    metrics.forEach(function (k) {
       var c = barChart(div, {title: k.name + ' ratio B/A (' + k.better + ')', yLabel: 'B / A', lines: [{y: 1, label: 'same', color: '#57606a'}], groups: variants.map(function (v) {
         return {label: v, bars: matched.filter(function (m) { return m.variant === v; }).map(function (m) {
           var ch = m.changes[k.key] || {};
@@ -800,7 +807,7 @@
     });
     html('h2', {}, main, 'Matched steps');
     var headers = [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level'];
-    METRICS.forEach(function (k) {
+    metrics.forEach(function (k) {
       headers.push(k.name + ' A', k.name + ' B', 'B/A', 'interval', {name: 'verdict', l: 1});
     });
     headers.push({name: 'flags', l: 1});
@@ -808,7 +815,7 @@
     if (anyFlameDiff) { headers.push({name: 'flame graph B vs A', l: 1}); }
     table(main, headers, matched.map(function (m) {
       var cells = [m.variant, m.scenario, m.level];
-      METRICS.forEach(function (k) {
+      metrics.forEach(function (k) {
         var ch = m.changes[k.key] || {};
         var cls = verdictOf(ch).cls;
         cells.push(fmt(num(ch.a), k.digits), fmt(num(ch.b), k.digits), {text: ratioText(ch), cls: cls},

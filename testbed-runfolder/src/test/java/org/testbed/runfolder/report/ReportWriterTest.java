@@ -316,6 +316,24 @@ class ReportWriterTest {
         Chromium.screenshot(report, Path.of("target", "report-priced.png"));
     }
 
+    @Test
+    void comparePageOfTwoPricedRunsHasTheCostRatioAsAFigureOfItsOwn(@TempDir Path dir) throws Exception {
+        Path a = Files.createDirectories(dir.resolve("a"));
+        Path b = Files.createDirectories(dir.resolve("b"));
+        syntheticRun(a, variant -> 1.0, 5, false);
+        syntheticRun(b, variant -> 1.0, 5, false);
+        RunPricing.apply(a, PriceList.single(0.0416), "test");
+        RunPricing.apply(b, PriceList.single(0.0208), "test");
+        Path page = CompareWriter.html(a, b, CompareWriter.load(a, b), dir.resolve("compare.html"));
+        String dom = rendered(Chromium.dumpDom(page));
+        assertThat(dom).contains("data-render=\"ok\"").contains("cost per million requests ratio B/A (lower is better)");
+        assertThat(count(dom, "<svg")).isEqualTo(4);
+        // The same throughput at half the price: every step half the cost, beyond noise; nothing else changed.
+        assertThat(dom).containsPattern("<li class=\"better\">vertx mix c=100 cost 0\\.500× \\[0\\.\\d+, 0\\.\\d+\\] cheaper");
+        assertThat(count(dom, "<li class=\"better\">")).isEqualTo(24);
+        assertThat(dom).contains("id=\"price-note\"").contains("A at 0.0416 per hour × server share 0.5");
+    }
+
     /** The DOM without its scripts and styles: what the page shows, not the text of its renderer. */
     static String rendered(String dom) {
         return dom.replaceAll("(?s)<script[^>]*>.*?</script>", "").replaceAll("(?s)<style>.*?</style>", "");
