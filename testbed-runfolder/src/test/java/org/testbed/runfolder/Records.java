@@ -114,7 +114,7 @@ public final class Records {
                 new Files("raw/" + key.variant() + "/" + key.scenario() + "-" + key.levelSlug() + ".txt", Optional.empty()),
                 new Repeats(1, Spread.single(row.throughput().rps()), Spread.single(row.latency().p99Ms()),
                         Spread.single(row.server().cpuMsPerReq())),
-                new Steadiness(warmupS, 0, 0), OpenModel.CLOSED);
+                new Steadiness(warmupS, 0, 0), OpenModel.CLOSED, StepRecord.Cost.NONE);
     }
 
     /** {@code step} with its load side saturated: the driver at 60 %, the load CPUs 99 % busy. */
@@ -123,7 +123,7 @@ public final class Records {
         return new StepRecord(step.key(),
                 new DriverSide(d.name(), d.cpuMs(), 60, d.peakConnections(), d.tlsHandshakes(), d.gzipResponses()),
                 step.server(), new LoadSide(37, 99, step.load().stealPct(), step.load().otherLoadPct(), 97, true),
-                step.setup(), step.files(), step.repeats(), step.steadiness(), step.open());
+                step.setup(), step.files(), step.repeats(), step.steadiness(), step.open(), step.cost());
     }
 
     /** {@code step} with {@code delayMs} of simulated I/O per request (the delay scenario). */
@@ -140,7 +140,7 @@ public final class Records {
 
     private static StepRecord withSetup(StepRecord step, Setup setup) {
         return new StepRecord(step.key(), step.driver(), step.server(), step.load(), setup, step.files(), step.repeats(),
-                step.steadiness(), step.open());
+                step.steadiness(), step.open(), step.cost());
     }
 
     // samples.csv
@@ -166,7 +166,7 @@ public final class Records {
     /** Pass {@code repeat}'s search of {@code variant}'s mix capacity under {@link #SLA}. */
     public static CapacityRecord capacity(String variant, Conditions conditions, int repeat, double capacityRps) {
         return new CapacityRecord(variant, "mix", conditions, SLA, repeat, capacityRps, 3, "100:met 200:met 400:missed",
-                "200 req/s met p99<=5ms, 400 req/s missed it (p99 was 7.10 ms)");
+                "200 req/s met p99<=5ms, 400 req/s missed it (p99 was 7.10 ms)", Double.NaN);
     }
 
     /** {@code value} as a column with {@code decimals} decimals writes it. */

@@ -29,6 +29,7 @@ import org.testbed.driver.WrkDriver;
 import org.testbed.runner.step.Levels;
 import org.testbed.runner.step.Pinning;
 import org.testbed.runner.step.Profile;
+import org.testbed.runner.step.RunPrice;
 import org.testbed.runner.step.RunSettings;
 import org.testbed.runner.step.Runner;
 import org.testbed.runner.setup.ToolInstaller;
@@ -235,6 +236,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     AssertOptions assertOptions = new AssertOptions();
 
+    @Mixin
+    PriceOptions price = new PriceOptions();
+
     @Option(names = "--run-id", paramLabel = "ID", description = "The run id (default: r<UTC time>-<random>)")
     String runId;
 
@@ -311,7 +315,7 @@ final class RunCommand implements Callable<Integer> {
                         jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")), threads,
                         Optional.ofNullable(servers).map(String::strip).filter(s -> !s.isEmpty()), pinning),
                 new RunSettings.Observation(Optional.ofNullable(flamegraph), counters),
-                conditionSets, Optional.ofNullable(capacity), Optional.ofNullable(remote));
+                conditionSets, Optional.ofNullable(capacity), Optional.ofNullable(remote), price.list());
         if (settings.load().warmupAtLeast().compareTo(settings.load().warmup()) > 0) {
             throw new IllegalArgumentException("--warmup-at-least " + warmupAtLeast + " is longer than the warm-up's limit"
                     + " (--warmup " + settings.load().warmup().toSeconds() + "s)");
@@ -327,6 +331,9 @@ final class RunCommand implements Callable<Integer> {
         }
         if (java != null && mixedJdks) {
             throw new IllegalArgumentException("--java and --mixed-jdks exclude each other: --java runs every variant on one JDK");
+        }
+        if (remote == null) {
+            RunPrice.local(settings); // a prices file without this machine stops the run before it starts
         }
         if (settings.servers().memcachedServers().isEmpty() && remote == null) {
             new ToolInstaller(System.err).ensureMemcached();

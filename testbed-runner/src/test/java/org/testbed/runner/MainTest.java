@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -104,6 +105,54 @@ class MainTest {
                 .as("a folder that is not a run is a bad argument").isEqualTo(2);
         assertThat(err.toString().lines()).hasSize(2).allMatch(line -> line.startsWith("testbed: "))
                 .anyMatch(line -> line.contains("does not have the expected columns"));
+    }
+
+    @Test
+    void reportPricesARunAfterItAndSaysInOneLineWhatIsWrongWithAPrice() throws Exception {
+        Path run = Files.createDirectories(root.resolve("run"));
+        org.testbed.runfolder.ResultRow.StepKey key = new org.testbed.runfolder.ResultRow.StepKey("vertx", "mix", 64, 0,
+                org.testbed.runfolder.Conditions.PLAIN);
+        org.testbed.runfolder.ResultsCsv.write(run.resolve("results.csv"), List.of(new org.testbed.runfolder.ResultRow(
+                new org.testbed.runfolder.ResultRow.Origin("r1", "2026-01-01T00:00:00Z", "vm-arm", "aarch64", "Neoverse-N1", 4, "21"),
+                key, "async", "testbed-nio", new org.testbed.runfolder.ResultRow.Throughput(10, 100_000, 0, 10_000),
+                new org.testbed.runfolder.ResultRow.Latencies(1, 2, 3, 4, 5),
+                new org.testbed.runfolder.ResultRow.ServerCost(0.03, 0.01, 200, 1, 2))));
+        StringWriter err = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+
+        assertThat(cli.execute("--root", root.toString(), "report", run.toString(), "--price-per-hour", "0.0336"))
+                .as("no steps.csv: nothing to price").isEqualTo(2);
+        org.testbed.runfolder.csv.StepsCsv.TABLE.write(run.resolve("steps.csv"), List.of(new org.testbed.runfolder.csv.StepRecord(key,
+                new org.testbed.runfolder.csv.StepRecord.DriverSide("testbed-nio", 100, 40, 64, 0, 0),
+                new org.testbed.runfolder.csv.StepRecord.ServerSide(90, 20),
+                new org.testbed.runfolder.csv.StepRecord.LoadSide(10, 60, 0, 0, 50, false),
+                new org.testbed.runfolder.csv.StepRecord.Setup("0-1", "2-3", 0, 200, ""),
+                new org.testbed.runfolder.csv.StepRecord.Files("raw/vertx/mix-c0064.txt", java.util.Optional.empty()),
+                new org.testbed.runfolder.csv.StepRecord.Repeats(1, org.testbed.runfolder.stats.Spread.single(10_000),
+                        org.testbed.runfolder.stats.Spread.single(3), org.testbed.runfolder.stats.Spread.single(0.04)),
+                new org.testbed.runfolder.csv.StepRecord.Steadiness(5, 0, 0), org.testbed.runfolder.csv.StepRecord.OpenModel.CLOSED,
+                org.testbed.runfolder.csv.StepRecord.Cost.NONE)));
+        Path prices = Files.writeString(root.resolve("prices.conf"), "vm-x86 = 0.0416\naarch64 = 0.0336  # the arm VMs\n");
+        assertThat(cli.execute("--root", root.toString(), "report", run.toString(), "--price-per-hour", "$0.03")).isEqualTo(2);
+        assertThat(cli.execute("--root", root.toString(), "report", run.toString(), "--price-per-hour", "1", "--prices",
+                prices.toString())).isEqualTo(2);
+        Path bad = Files.writeString(root.resolve("bad.conf"), "vm-x86: 0.0416\n");
+        assertThat(cli.execute("--root", root.toString(), "report", run.toString(), "--prices", bad.toString())).isEqualTo(2);
+        assertThat(err.toString().lines()).hasSize(4).allMatch(line -> line.startsWith("testbed: "))
+                .anyMatch(line -> line.contains("has no steps.csv"))
+                .anyMatch(line -> line.contains("not '$0.03'"))
+                .anyMatch(line -> line.contains("exclude each other"))
+                .anyMatch(line -> line.contains("bad.conf line 1: 'vm-x86: 0.0416' has no '='"));
+
+        // Priced by the arch (the host is not in the file), the server pinned to 2 of the machine's 4 CPUs.
+        assertThat(cli.execute("--root", root.toString(), "report", run.toString(), "--prices", prices.toString())).isZero();
+        List<org.testbed.runfolder.csv.StepRecord> steps = org.testbed.runfolder.csv.StepsCsv.TABLE.read(run.resolve("steps.csv"));
+        assertThat(steps.get(0).cost().pricePerHour()).isEqualTo(0.0336);
+        assertThat(steps.get(0).cost().serverShare()).isEqualTo(0.5);
+        assertThat(steps.get(0).cost().perMillion()).isCloseTo(0.0168 / 36, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(Files.readString(run.resolve("environment.json"))).contains("'aarch64' (the arch)");
+        assertThat(Files.readString(run.resolve("report.html"))).contains("cost_per_million");
     }
 
     @Test

@@ -18,6 +18,7 @@ import org.testbed.runner.counters.PerfStat;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.report.Chromium;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantManifest;
@@ -53,7 +54,7 @@ class RunnerIT {
         RunnerJar.deleteRecursively(run);
         output = runner("run", "--root", root.toString(), "--variants", String.join(",", variants),
                 "--scenarios", "mix", "--concurrency", "4,16", "--duration", "2s", "--warmup", "1s",
-                "--run-id", "e2e", "--counters", "--out", run.toString());
+                "--run-id", "e2e", "--counters", "--price-per-hour", "0.0416", "--out", run.toString());
     }
 
     @Test
@@ -106,7 +107,20 @@ class RunnerIT {
             assertThat(run.resolve(s.files().raw())).isRegularFile();
             assertThat(Files.readString(run.resolve(s.files().raw()))).contains("/stat: utime").contains("HdrHistogram");
         }
+        // --price-per-hour: each step's cost per million requests at its throughput, the server's share from its pinning.
+        List<ResultRow> rows = ResultsCsv.read(run.resolve(ResultsCsv.FILE));
+        Pricing price = Pricing.read(run).orElseThrow();
+        assertThat(price.pricePerHour()).isEqualTo(0.0416);
+        for (StepRecord s : steps) {
+            ResultRow row = rows.stream().filter(r -> r.key().equals(s.key())).findFirst().orElseThrow();
+            assertThat(s.cost().pricePerHour()).isEqualTo(0.0416);
+            assertThat(s.cost().serverShare()).isEqualTo(price.share().fraction()).isGreaterThan(0).isLessThanOrEqualTo(1);
+            assertThat(s.cost().perMillion()).isCloseTo(price.costPerMillion(row.throughput().rps()),
+                    org.assertj.core.api.Assertions.withinPercentage(0.01));
+        }
+        assertThat(output).contains("price: 0.0416 per hour × server share");
         String env = Files.readString(run.resolve("environment.json"));
+        assertThat(env).contains("\"price_per_hour\" : 0.0416");
         assertThat(env).contains("\"lscpu\"").contains("\"kernel\"").contains("\"cpu_governor\"").contains("\"pinning\"")
                 .contains("\"manifest\"").contains("\"flags\"").contains("\"wall_time_s\"");
         assertThat(output).contains("ETA").contains("req/s").contains("ms/req");
@@ -163,10 +177,10 @@ class RunnerIT {
         assertThat(run.resolve("report.html")).isNotEmptyFile();
         String table = runner("compare", run.toString(), run.toString(), "--out", run.resolve("compare-self.html").toString());
         assertThat(table).contains("matched 4 step(s)").contains("nothing changed beyond noise");
-        // One line per step and metric (rps, p99, cpu): variant scenario level metric A B B/A ...
+        // One line per step and metric (rps, p99, cpu, and cost: the run has a price): variant scenario level metric A B B/A ...
         assertThat(table.lines().filter(l -> l.startsWith(variants.get(0)) || l.startsWith(variants.get(1))))
-                .hasSize(12).allSatisfy(l -> assertThat(l.split("\\s+")[6]).isEqualTo("1.000"));
-        assertThat(Csv.parse(Files.readString(run.resolve("compare.csv")))).hasSize(1 + 12);
+                .hasSize(16).allSatisfy(l -> assertThat(l.split("\\s+")[6]).isEqualTo("1.000"));
+        assertThat(Csv.parse(Files.readString(run.resolve("compare.csv")))).hasSize(1 + 16);
         assertThat(Chromium.dumpDom(run.resolve("compare-self.html"))).contains("data-render=\"ok\"");
     }
 

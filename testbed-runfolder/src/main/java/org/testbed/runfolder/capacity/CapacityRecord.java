@@ -4,6 +4,7 @@ import java.util.List;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.csv.Column;
 import org.testbed.runfolder.csv.CsvRow;
+import org.testbed.runfolder.price.Pricing;
 
 /**
  * One line of {@code capacity.csv} (a run with {@code --sla}): what one search found for one variant
@@ -16,9 +17,11 @@ import org.testbed.runfolder.csv.CsvRow;
  * @param probes how many steps the search measured
  * @param probeLog every probe in order, {@code <rate>:met} or {@code <rate>:missed}, space-separated
  * @param reason why the search stopped where it did, in words (what the last rates measured)
+ * @param costPerMillion on a run with a price: what a million requests cost at the capacity found
+ *                       ({@link Pricing#costPerMillion}); NaN without a price, or when even the lowest rate missed
  */
 public record CapacityRecord(String variant, String scenario, Conditions conditions, String sla, int repeat,
-                             double capacityRps, int probes, String probeLog, String reason) {
+                             double capacityRps, int probes, String probeLog, String reason, double costPerMillion) {
 
     private static final Column<CapacityRecord> VARIANT = Column.text("variant", CapacityRecord::variant);
     private static final Column<CapacityRecord> SCENARIO = Column.text("scenario", CapacityRecord::scenario);
@@ -29,13 +32,20 @@ public record CapacityRecord(String variant, String scenario, Conditions conditi
     private static final Column<CapacityRecord> PROBES = Column.count("probes", CapacityRecord::probes);
     private static final Column<CapacityRecord> PROBE_LOG = Column.text("probe_log", CapacityRecord::probeLog);
     private static final Column<CapacityRecord> REASON = Column.text("reason", CapacityRecord::reason);
+    private static final Column<CapacityRecord> COST_PER_MILLION = Column.number("cost_per_million", r -> Pricing.cost(r.costPerMillion));
 
     /** capacity.csv's columns, in order. */
     public static final List<Column<CapacityRecord>> COLUMNS = List.of(VARIANT, SCENARIO, CONDITIONS, SLA, REPEAT,
-            CAPACITY_RPS, PROBES, PROBE_LOG, REASON);
+            CAPACITY_RPS, PROBES, PROBE_LOG, REASON, COST_PER_MILLION);
 
     public CapacityRecord {
         conditions = conditions == null ? Conditions.PLAIN : conditions;
+    }
+
+    /** This search priced at {@code pricing}: the cost of a million requests at the capacity found. */
+    public CapacityRecord priced(Pricing pricing) {
+        return new CapacityRecord(variant, scenario, conditions, sla, repeat, capacityRps, probes, probeLog, reason,
+                pricing.costPerMillion(capacityRps));
     }
 
     /** The capacity's identity across passes: variant, scenario, conditions and SLA. */
@@ -45,6 +55,7 @@ public record CapacityRecord(String variant, String scenario, Conditions conditi
 
     public static CapacityRecord read(CsvRow v) {
         return new CapacityRecord(v.text(VARIANT), v.text(SCENARIO), Conditions.parse(v.text(CONDITIONS)), v.text(SLA),
-                v.integer(REPEAT), v.decimal(CAPACITY_RPS), v.integer(PROBES), v.text(PROBE_LOG), v.text(REASON));
+                v.integer(REPEAT), v.decimal(CAPACITY_RPS), v.integer(PROBES), v.text(PROBE_LOG), v.text(REASON),
+                v.decimal(COST_PER_MILLION));
     }
 }

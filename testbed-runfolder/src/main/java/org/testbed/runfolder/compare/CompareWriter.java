@@ -22,6 +22,7 @@ import org.testbed.runfolder.counters.CounterComparison;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.flame.FlameDiffs;
+import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.report.ReportWriter;
 
 /**
@@ -36,7 +37,13 @@ public final class CompareWriter {
                 case RPS -> 1;
                 case P99 -> 3;
                 case CPU -> 5;
+                case COST -> Pricing.DIGITS;
             };
+        }
+
+        /** A figure of this line as compare.csv writes it: a cost with significant digits, the others with fixed decimals. */
+        String figure(double value) {
+            return change.metric() == Comparison.Metric.COST ? Pricing.cost(value) : Column.decimal(value, decimals());
         }
     }
 
@@ -46,12 +53,12 @@ public final class CompareWriter {
             Column.text("scenario", l -> l.match().key().scenario()),
             Column.text("level", l -> l.match().key().describe()),
             Column.text("metric", l -> l.change().metric().wireName()),
-            Column.number("a", l -> Column.decimal(l.change().a(), l.decimals())),
-            Column.number("b", l -> Column.decimal(l.change().b(), l.decimals())),
+            Column.number("a", l -> l.figure(l.change().a())),
+            Column.number("b", l -> l.figure(l.change().b())),
             Column.decimal("ratio", 4, l -> l.change().ratio()),
             Column.decimal("ci_low", 4, l -> l.change().ciLow()),
             Column.decimal("ci_high", 4, l -> l.change().ciHigh()),
-            Column.text("verdict", l -> l.change().verdict().wireName()),
+            Column.text("verdict", l -> l.change().metric().verdictName(l.change().verdict())),
             Column.decimal("confidence", 4, l -> l.change().confidence()),
             Column.count("n_a", l -> l.change().nA()),
             Column.count("n_b", l -> l.change().nB()),
@@ -80,7 +87,8 @@ public final class CompareWriter {
 
     /** Compares two run folders (or their results.csv), with the samples of each when it has samples.csv. */
     public static Comparison load(Path a, Path b) throws IOException {
-        return Comparison.of(ResultsCsv.read(csv(a)), samples(a), ResultsCsv.read(csv(b)), samples(b));
+        return Comparison.of(ResultsCsv.read(csv(a)), samples(a), Pricing.read(dir(a)), ResultsCsv.read(csv(b)), samples(b),
+                Pricing.read(dir(b)));
     }
 
     /**
@@ -89,8 +97,8 @@ public final class CompareWriter {
      * {@code fromA}, so that the ratio B/A is what the condition costs with the noise of both.
      */
     public static Comparison load(Path a, Conditions fromA, Path b, Conditions fromB) throws IOException {
-        return Comparison.of(under(ResultsCsv.read(csv(a)), fromA, fromA), under(samples(a), fromA, fromA),
-                under(ResultsCsv.read(csv(b)), fromB, fromA), under(samples(b), fromB, fromA));
+        return Comparison.of(under(ResultsCsv.read(csv(a)), fromA, fromA), under(samples(a), fromA, fromA), Pricing.read(dir(a)),
+                under(ResultsCsv.read(csv(b)), fromB, fromA), under(samples(b), fromB, fromA), Pricing.read(dir(b)));
     }
 
     private static List<ResultRow> under(List<ResultRow> rows, Conditions only, Conditions as) {
@@ -134,7 +142,8 @@ public final class CompareWriter {
         long unknown = c.withoutNoiseEstimate();
         String noEstimate = unknown == 0 ? "" : String.format(Locale.ROOT, "(%d of %d figures have no noise estimate:"
                 + " a run measured the step once (use --forks 2 --iterations 3 or more))",
-                unknown, c.matched().size() * Comparison.Metric.values().length);
+                unknown, c.figures());
+        out.append(prices(c));
         if (findings.isEmpty()) {
             out.append("nothing changed beyond noise").append(noEstimate.isEmpty() ? "" : " " + noEstimate).append('\n');
         } else {
@@ -156,7 +165,7 @@ public final class CompareWriter {
                         m.key().variant(), m.key().scenario(), m.key().describe(), ch.metric().wireName(),
                         figure(ch.metric(), ch.a()), figure(ch.metric(), ch.b()), r(ch.ratio()), interval(ch),
                         ch.confidence() > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * ch.confidence()) : "-",
-                        ch.nA() + "/" + ch.nB(), ch.verdict().wireName(),
+                        ch.nA() + "/" + ch.nB(), ch.metric().verdictName(ch.verdict()),
                         first && !m.flags().isEmpty() ? "  (" + String.join("; ", m.flags()) + ")" : ""));
             }
         }
@@ -170,6 +179,27 @@ public final class CompareWriter {
     }
 
     /**
+     * The prices the costs were compared at, one line; or, when only one run has a price, that no
+     * cost is compared and how to price the other; nothing when neither has one.
+     */
+    static String prices(Comparison c) {
+        if (c.priceA().isPresent() && c.priceB().isPresent()) {
+            Pricing a = c.priceA().get();
+            Pricing b = c.priceB().get();
+            return String.format(Locale.ROOT, "cost per million requests = price per hour × server share / (req/s × 3600)"
+                    + " × 1e6: A at %s, B at %s; cost B/A = %.3f (price × share) / the throughput ratio%n",
+                    a.describe(), b.describe(), b.hourly() / a.hourly());
+        }
+        if (c.onlyOneSidePriced()) {
+            String priced = c.priceA().isPresent() ? "A" : "B";
+            String other = c.priceA().isPresent() ? "B" : "A";
+            return "only " + priced + " has a price, so no cost is compared: price " + other
+                    + " with ./testbed report " + other + "_DIR --price-per-hour PRICE (or --prices FILE)\n";
+        }
+        return "";
+    }
+
+    /**
      * One change beyond noise with the step's caveats, e.g. {@code vertx mix c=64 rps 0.730× [0.700, 0.760] slower
      * (A 20000 → B 14600 req/s; 95%, n 6/6; NOT QUIET in 6 of 12 samples)}.
      */
@@ -178,7 +208,7 @@ public final class CompareWriter {
         ResultRow.StepKey k = f.match().key();
         List<String> flags = f.match().flags();
         return String.format(Locale.ROOT, "%s %s %s %s %.3f× %s %s (A %s → B %s %s; %.0f%%, n %d/%d%s)", k.variant(), k.scenario(),
-                k.describe(), ch.metric().wireName(), ch.ratio(), interval(ch), ch.verdict().wireName(),
+                k.describe(), ch.metric().wireName(), ch.ratio(), interval(ch), ch.metric().verdictName(ch.verdict()),
                 figure(ch.metric(), ch.a()).trim(), figure(ch.metric(), ch.b()).trim(), unit(ch.metric()),
                 100 * ch.confidence(), ch.nA(), ch.nB(), flags.isEmpty() ? "" : "; " + String.join("; ", flags));
     }
@@ -198,6 +228,7 @@ public final class CompareWriter {
             case RPS -> String.format(Locale.ROOT, "%.0f", v);
             case P99 -> String.format(Locale.ROOT, "%.3f", v);
             case CPU -> String.format(Locale.ROOT, "%.4f", v);
+            case COST -> Pricing.cost(v);
         };
     }
 
@@ -206,6 +237,7 @@ public final class CompareWriter {
             case RPS -> "req/s";
             case P99 -> "ms p99";
             case CPU -> "CPU ms/req";
+            case COST -> "per million requests";
         };
     }
 
@@ -263,6 +295,12 @@ public final class CompareWriter {
         }
         data.set("a", side(a));
         data.set("b", side(b));
+        c.priceA().ifPresent(p -> data.set("price_a", EnvironmentFile.JSON.valueToTree(p.section())));
+        c.priceB().ifPresent(p -> data.set("price_b", EnvironmentFile.JSON.valueToTree(p.section())));
+        String priceNote = prices(c).strip();
+        if (!priceNote.isEmpty()) {
+            data.put("price_note", priceNote);
+        }
         Path diffs = out.toAbsolutePath().resolveSibling(out.getFileName().toString().replaceFirst("\\.html$", "") + "-flame");
         Map<ResultRow.StepKey, Path> flameDiffs = FlameDiffs.write(dir(a), dir(b),
                 c.matched().stream().map(Comparison.Match::key).toList(), diffs);

@@ -5,11 +5,13 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.stats.ForkedSamples;
 import org.testbed.runfolder.stats.RatioInterval;
 import org.testbed.runfolder.stats.Verdict;
@@ -31,8 +33,18 @@ import org.testbed.runfolder.stats.Verdict;
  * machine, a saturated load side, a single fork) never hides a verdict: it is a flag beside it,
  * in the console, compare.csv and the page. A 10× change measured on a busy machine is still a
  * 10× change.
+ *
+ * <p>When both runs have a price ({@link Pricing}), each step also gets the ratio of its cost per
+ * million requests ({@link Metric#COST}): each sample's cost is its run's price × share over the
+ * sample's throughput, so the ratio is (price × share) B/A over the throughput ratio, with the
+ * throughput's interval turned over. With different prices per machine it is the figure that says
+ * which machine is cheaper per request.
+ *
+ * @param priceA run A's price, empty when it has none
+ * @param priceB run B's price
  */
-public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, List<ResultRow.StepKey> onlyB) {
+public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, List<ResultRow.StepKey> onlyB,
+                         Optional<Pricing> priceA, Optional<Pricing> priceB) {
 
     /** The figures compared, each with its better direction. */
     public enum Metric {
@@ -45,7 +57,16 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
          */
         P99("p99", false, 0.15, r -> r.latency().p99Ms(), s -> s.figures().latP99Ms()),
         /** Server CPU time per request, ms (user + system): lower is better. */
-        CPU("cpu", false, Verdict.MIN_EFFECT, r -> r.server().cpuMsPerReq(), s -> s.figures().cpuMsPerReq());
+        CPU("cpu", false, Verdict.MIN_EFFECT, r -> r.server().cpuMsPerReq(), s -> s.figures().cpuMsPerReq()),
+        /**
+         * The cost of a million requests, in the runs' price unit: lower is better. Only when both runs
+         * have a price; a run's figures do not hold it, so it is computed from their throughput and the
+         * price ({@link Comparison#costOf(Pricing, double)}), and {@link #of(ResultRow)} does not know it (NaN).
+         */
+        COST("cost", false, Verdict.MIN_EFFECT, r -> Double.NaN, s -> Double.NaN);
+
+        /** The figures every matched step has, whatever the runs' prices. */
+        public static final List<Metric> MEASURED = List.of(RPS, P99, CPU);
 
         private final String wireName;
         private final boolean higherIsBetter;
@@ -83,6 +104,17 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
         public double of(SampleRecord sample) {
             return ofSample.applyAsDouble(sample);
         }
+
+        /**
+         * The verdict as this figure says it: {@code faster}/{@code slower} for throughput, latency and CPU,
+         * {@code cheaper}/{@code costlier} for cost; the others as they are.
+         */
+        public String verdictName(Verdict verdict) {
+            if (this == COST && verdict.changed()) {
+                return verdict == Verdict.FASTER ? "cheaper" : "costlier";
+            }
+            return verdict.wireName();
+        }
     }
 
     /**
@@ -105,11 +137,21 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
 
     }
 
-    /** One step present in both runs, with its three {@link Change}s in {@link Metric} order. */
+    /**
+     * One step present in both runs, with its {@link Change}s in {@link Metric} order: the three
+     * measured ones, then cost when both runs have a price.
+     */
     public record Match(ResultRow.StepKey key, ResultRow a, ResultRow b, List<Change> changes, List<String> flags) {
 
         public Change change(Metric metric) {
-            return changes.get(metric.ordinal());
+            return find(metric).orElseThrow(() -> new IllegalArgumentException("no " + metric.wireName()
+                    + " figure for " + key.variant() + " " + key.scenario() + " " + key.describe()
+                    + (metric == Metric.COST ? ": a run has no price" : "")));
+        }
+
+        /** The change of {@code metric}, or empty when the step has none (cost, when a run has no price). */
+        public Optional<Change> find(Metric metric) {
+            return changes.stream().filter(c -> c.metric() == metric).findFirst();
         }
 
         public double rpsRatio() {
@@ -140,6 +182,16 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
      */
     public static Comparison of(List<ResultRow> a, Map<ResultRow.StepKey, List<SampleRecord>> samplesA,
                                 List<ResultRow> b, Map<ResultRow.StepKey, List<SampleRecord>> samplesB) {
+        return of(a, samplesA, Optional.empty(), b, samplesB, Optional.empty());
+    }
+
+    /**
+     * Two runs with their samples and their prices: with a price on both sides every matched step
+     * also gets its {@link Metric#COST}.
+     */
+    public static Comparison of(List<ResultRow> a, Map<ResultRow.StepKey, List<SampleRecord>> samplesA,
+                                Optional<Pricing> priceA, List<ResultRow> b,
+                                Map<ResultRow.StepKey, List<SampleRecord>> samplesB, Optional<Pricing> priceB) {
         Map<ResultRow.StepKey, ResultRow> byKeyB = index(b);
         Map<ResultRow.StepKey, ResultRow> byKeyA = index(a);
         List<Match> matched = new ArrayList<>();
@@ -165,8 +217,12 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
             List<SampleRecord> sb = samplesB.getOrDefault(e.getKey(), List.of());
             flags.addAll(caveats(sa, sb));
             List<Change> changes = new ArrayList<>();
-            for (Metric metric : Metric.values()) {
+            for (Metric metric : Metric.MEASURED) {
                 changes.add(change(metric, metric.of(ra), metric.of(rb), byFork(metric, sa, ra), byFork(metric, sb, rb)));
+            }
+            if (priceA.isPresent() && priceB.isPresent()) {
+                changes.add(change(Metric.COST, costOf(priceA.get(), Metric.RPS.of(ra)), costOf(priceB.get(), Metric.RPS.of(rb)),
+                        costOf(priceA.get(), byFork(Metric.RPS, sa, ra)), costOf(priceB.get(), byFork(Metric.RPS, sb, rb))));
             }
             matched.add(new Match(e.getKey(), ra, rb, List.copyOf(changes), flags));
         }
@@ -176,7 +232,17 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
                 onlyB.add(key);
             }
         }
-        return new Comparison(matched, onlyA, onlyB);
+        return new Comparison(matched, onlyA, onlyB, priceA, priceB);
+    }
+
+    /** The cost of a million requests at {@code rps} under {@code price}. */
+    public static double costOf(Pricing price, double rps) {
+        return price.costPerMillion(rps);
+    }
+
+    /** Throughput samples grouped by fork, each turned into its cost. */
+    private static List<double[]> costOf(Pricing price, List<double[]> rpsForks) {
+        return rpsForks.stream().map(f -> Arrays.stream(f).map(price::costPerMillion).toArray()).toList();
     }
 
     /**
@@ -252,6 +318,16 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
             }
         }
         return findings;
+    }
+
+    /** How many figures (steps × metrics, cost included when both runs have a price) were compared. */
+    public long figures() {
+        return matched.stream().mapToLong(m -> m.changes().size()).sum();
+    }
+
+    /** Whether exactly one of the runs has a price: its costs cannot be compared. */
+    public boolean onlyOneSidePriced() {
+        return priceA.isPresent() != priceB.isPresent();
     }
 
     /** How many figures (steps × metrics) had no noise estimate. */

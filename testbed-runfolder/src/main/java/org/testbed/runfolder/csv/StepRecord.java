@@ -6,6 +6,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.ResultRow.StepKey;
+import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.stats.Spread;
 
 /**
@@ -23,9 +24,14 @@ import org.testbed.runfolder.stats.Spread;
  * @param repeats the spread of its figures over its samples
  * @param steadiness the warm-up before it and whether its windows were flat
  * @param open the open model's own figures ({@link OpenModel#CLOSED} for a closed-model step)
+ * @param cost what a million requests cost at the step's throughput ({@link Cost#NONE} for a run without a price)
  */
 public record StepRecord(StepKey key, DriverSide driver, ServerSide server, LoadSide load, Setup setup, Files files,
-                         Repeats repeats, Steadiness steadiness, OpenModel open) {
+                         Repeats repeats, Steadiness steadiness, OpenModel open, Cost cost) {
+
+    public StepRecord {
+        cost = cost == null ? Cost.NONE : cost;
+    }
 
     /**
      * The load driver's side.
@@ -132,6 +138,43 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
         public static final OpenModel CLOSED = new OpenModel(Double.NaN, Double.NaN);
     }
 
+    /**
+     * What a million requests cost at the step's throughput, on a run with a price ({@link Pricing}):
+     * {@code price_per_hour × server_share / (rps × 3600) × 1e6}. Cost is inverse to throughput, so its
+     * interval is the throughput's turned over: the low end of the cost from the high end of the rps.
+     *
+     * @param pricePerHour the server machine's price per hour, as given; NaN without a price
+     * @param serverShare the server's share of that machine, 0..1
+     * @param perMillion the cost of a million requests at the step's throughput (results.csv's rps)
+     * @param ciLow the cost at the upper end of the throughput's interval
+     * @param ciHigh the cost at its lower end
+     */
+    public record Cost(double pricePerHour, double serverShare, double perMillion, double ciLow, double ciHigh) {
+        /** A step of a run without a price: every figure unknown, every column empty. */
+        public static final Cost NONE = new Cost(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+
+        /** The cost at {@code rps}, its interval from the throughput's ({@code spread}'s ends). */
+        public static Cost of(Pricing pricing, double rps, Spread spread) {
+            return of(pricing.pricePerHour(), pricing.share().fraction(), rps, spread);
+        }
+
+        static Cost of(double pricePerHour, double serverShare, double rps, Spread spread) {
+            return new Cost(pricePerHour, serverShare, Pricing.costPerMillion(pricePerHour, serverShare, rps),
+                    Pricing.costPerMillion(pricePerHour, serverShare, spread.ciHigh()),
+                    Pricing.costPerMillion(pricePerHour, serverShare, spread.ciLow()));
+        }
+
+        /** Whether the run had a price. */
+        public boolean priced() {
+            return pricePerHour > 0;
+        }
+
+        /** The same price over another throughput spread (a step's samples folded): its median and interval. */
+        Cost over(Spread rps) {
+            return priced() ? of(pricePerHour, serverShare, rps.median(), rps) : NONE;
+        }
+    }
+
     private static final Column<StepRecord> VARIANT = Column.text("variant", s -> s.key.variant());
     private static final Column<StepRecord> SCENARIO = Column.text("scenario", s -> s.key.scenario());
     private static final Column<StepRecord> CONCURRENCY = Column.count("concurrency", s -> s.key.concurrency());
@@ -169,6 +212,11 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
     private static final Column<StepRecord> GZIP_RESPONSES = Column.count("gzip_responses", s -> s.driver.gzipResponses());
     private static final Column<StepRecord> SLA = Column.text("sla", s -> s.setup.sla());
     private static final Column<StepRecord> SERVER_THREADS = Column.count("server_threads", s -> s.server.threads());
+    private static final Column<StepRecord> PRICE_PER_HOUR = Column.number("price_per_hour", s -> Pricing.text(s.cost.pricePerHour()));
+    private static final Column<StepRecord> SERVER_SHARE = Column.number("server_share", s -> Pricing.text(s.cost.serverShare()));
+    private static final Column<StepRecord> COST_PER_MILLION = Column.number("cost_per_million", s -> Pricing.cost(s.cost.perMillion()));
+    private static final Column<StepRecord> COST_CI_LOW = Column.number("cost_per_million_ci_low", s -> Pricing.cost(s.cost.ciLow()));
+    private static final Column<StepRecord> COST_CI_HIGH = Column.number("cost_per_million_ci_high", s -> Pricing.cost(s.cost.ciHigh()));
 
     /** steps.csv's columns, in order. */
     public static final List<Column<StepRecord>> COLUMNS = Stream.of(
@@ -177,7 +225,8 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                     PEAK_CONNECTIONS, SERVER_CPUS, LOAD_CPUS, DELAY_MS, THREADS, RAW, FLAMEGRAPH, REPEATS),
             RPS.columns(), P99.columns(), CPU.columns(),
             List.of(CI_CONFIDENCE, WARMUP_S, STEADY, NOT_STEADY_SAMPLES, LAT_P99_UNCORRECTED, SCHEDULE_LAG_P99,
-                    WARMUP_UNSETTLED, CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, SLA, SERVER_THREADS))
+                    WARMUP_UNSETTLED, CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, SLA, SERVER_THREADS),
+            List.of(PRICE_PER_HOUR, SERVER_SHARE, COST_PER_MILLION, COST_CI_LOW, COST_CI_HIGH))
             .flatMap(List::stream).toList();
 
     /** Reads a record back; a column an older runner did not write reads as unknown or 0. */
@@ -198,14 +247,26 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                 new Repeats(repeats, RPS.read(v, repeats, confidence), P99.read(v, repeats, confidence),
                         CPU.read(v, repeats, confidence)),
                 new Steadiness(v.decimal(WARMUP_S), v.integer(NOT_STEADY_SAMPLES), v.integer(WARMUP_UNSETTLED)),
-                new OpenModel(v.decimal(LAT_P99_UNCORRECTED), v.decimal(SCHEDULE_LAG_P99)));
+                new OpenModel(v.decimal(LAT_P99_UNCORRECTED), v.decimal(SCHEDULE_LAG_P99)),
+                new Cost(v.decimal(PRICE_PER_HOUR), v.decimal(SERVER_SHARE), v.decimal(COST_PER_MILLION), v.decimal(COST_CI_LOW),
+                        v.decimal(COST_CI_HIGH)));
     }
 
     /** This record with the spread and steadiness of all the step's samples (the rest is its median sample's). */
     public StepRecord over(Repeats allSamples, Steadiness allSteadiness, OpenModel openMedians, boolean anySaturated) {
         LoadSide l = new LoadSide(load.memcachedCpuPct(), load.loadCpusBusyPct(), load.stealPct(), load.otherLoadPct(),
                 load.loadSidePct(), anySaturated);
-        return new StepRecord(key, driver, server, l, setup, files, allSamples, allSteadiness, openMedians);
+        return new StepRecord(key, driver, server, l, setup, files, allSamples, allSteadiness, openMedians,
+                cost.over(allSamples.rps()));
+    }
+
+    /**
+     * This step priced at {@code pricing} (a run folder priced after the run): the cost at {@code rps},
+     * results.csv's throughput (steps.csv keeps only its spread), its interval from that spread.
+     */
+    public StepRecord priced(Pricing pricing, double rps) {
+        return new StepRecord(key, driver, server, load, setup, files, repeats, steadiness, open,
+                Cost.of(pricing, rps, repeats.rps()));
     }
 
     /**

@@ -21,25 +21,37 @@ import java.util.Optional;
  * @param manifest the variants of the run, as {@code variants.conf} describes them
  * @param serverMachine with {@code --server-host}: the server's machine
  * @param networkPath with {@code --server-host}: the network between the two machines
+ * @param price with {@code --price-per-hour} or {@code --prices} (or priced later by {@code report}): the server
+ *              machine's price and the server's share of it, from which each step's cost is computed
  */
 @EnvironmentSection
 public record EnvironmentRecord(RunSection run, PinningSection pinning, MachineSection machine, List<JdkSection> jdks,
                                 RunnerJvm runnerJvm, Map<String, String> variantJdks, Tools tools,
                                 List<ManifestEntry> manifest, Optional<ServerMachineSection> serverMachine,
-                                Optional<NetworkPathSection> networkPath) {
+                                Optional<NetworkPathSection> networkPath, Optional<PriceSection> price) {
+
+    public EnvironmentRecord {
+        price = price == null ? Optional.empty() : price;
+    }
 
     /** A one-machine run's environment: no server machine, no network path. */
     public static EnvironmentRecord oneMachine(RunSection run, PinningSection pinning, MachineSection machine,
                                                List<JdkSection> jdks, RunnerJvm runnerJvm, Map<String, String> variantJdks,
                                                Tools tools, List<ManifestEntry> manifest) {
         return new EnvironmentRecord(run, pinning, machine, jdks, runnerJvm, variantJdks, tools, manifest, Optional.empty(),
-                Optional.empty());
+                Optional.empty(), Optional.empty());
     }
 
     /** This environment with the run section replaced (the run went on: memcached, the end). */
     public EnvironmentRecord withRun(RunSection newRun) {
         return new EnvironmentRecord(newRun, pinning, machine, jdks, runnerJvm, variantJdks, tools, manifest, serverMachine,
-                networkPath);
+                networkPath, price);
+    }
+
+    /** This environment with the run's price (or without one). */
+    public EnvironmentRecord withPrice(Optional<PriceSection> newPrice) {
+        return new EnvironmentRecord(run, pinning, machine, jdks, runnerJvm, variantJdks, tools, manifest, serverMachine,
+                networkPath, newPrice);
     }
 
     /**
@@ -49,6 +61,6 @@ public record EnvironmentRecord(RunSection run, PinningSection pinning, MachineS
     public EnvironmentRecord onTwoMachines(RunSection newRun, PinningSection newPinning, MachineSection loadMachine,
                                            ServerMachineSection server, NetworkPathSection network) {
         return new EnvironmentRecord(newRun, newPinning, loadMachine, jdks, runnerJvm, variantJdks, tools, manifest,
-                Optional.of(server), Optional.of(network));
+                Optional.of(server), Optional.of(network), price);
     }
 }

@@ -45,7 +45,7 @@ public record FailOn(String text, Map<Metric, Double> minEffects) {
     public static final String FILE = "compare-junit.xml";
     private static final String EVERY = "slower";
     /** The unit of each figure in the messages, by its name in compare.csv. */
-    private static final Map<String, String> UNITS = Map.of("rps", " req/s", "p99", " ms", "cpu", " ms/req");
+    private static final Map<String, String> UNITS = Map.of("rps", " req/s", "p99", " ms", "cpu", " ms/req", "cost", " per million requests");
     private static final Pattern TERM = Pattern.compile("([a-z0-9_.]+)(?:\\s*>\\s*([0-9]+(?:\\.[0-9]+)?)\\s*%)?");
 
     /**

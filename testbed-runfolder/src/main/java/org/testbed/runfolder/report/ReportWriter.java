@@ -22,6 +22,7 @@ import org.testbed.runfolder.counters.CountersCsv;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.runfolder.stats.MedianInterval;
 
 /**
  * Writes {@code report.html} for a run folder: one self-contained file (CSS, script and data
@@ -32,7 +33,9 @@ import org.testbed.runfolder.csv.StepsCsv;
  * that were not steady (ringed on the charts, marked in the tables), the warm-up each variant
  * used, and a warning when the variants ran on different JDKs. A run with {@code --sla} leads with
  * the capacities found (a bar chart with each capacity's range over the passes, and a table with
- * every search's probes and why it stopped), the probes themselves drawn below like any open-model step. When the page has rendered it
+ * every search's probes and why it stopped), the probes themselves drawn below like any open-model step. A run with a
+ * price ({@code environment.json}'s {@code price}) gets the cost of a million requests beside each throughput chart,
+ * from steps.csv's cost columns, with error bars when repeated. When the page has rendered it
  * sets {@code data-render="ok"} on {@code <body>} (or {@code "error"} with the messages in
  * {@code #render-errors}), which the headless-browser test reads.
  */
@@ -107,6 +110,11 @@ public final class ReportWriter {
             n.put("min", c.capacity().min());
             n.put("max", c.capacity().max());
             n.put("searches", c.searches().size());
+            // With a price: the cost of a million requests at the capacity, the median over the passes.
+            double cost = MedianInterval.median(c.searches().stream().mapToDouble(CapacityRecord::costPerMillion).toArray());
+            if (!Double.isNaN(cost)) {
+                n.put("cost_per_million", cost);
+            }
             ArrayNode searches = n.putArray("passes");
             for (CapacityRecord r : c.searches()) {
                 ObjectNode s = searches.addObject();

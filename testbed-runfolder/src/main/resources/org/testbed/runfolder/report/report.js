@@ -39,7 +39,10 @@
     'faster': {color: '#1a7f37', cls: 'better', name: 'better beyond noise'},
     'slower': {color: '#cf222e', cls: 'worse', name: 'worse beyond noise'},
     'within noise': {color: '#8c959f', cls: 'noise', name: 'within noise'},
-    'no noise estimate': {color: '#c9d1d9', cls: 'noise', name: 'no noise estimate (one sample a side)'}
+    'no noise estimate': {color: '#c9d1d9', cls: 'noise', name: 'no noise estimate (one sample a side)'},
+    // Cost says it in its own words: lower is better.
+    'cheaper': {color: '#1a7f37', cls: 'better', name: 'cheaper beyond noise'},
+    'costlier': {color: '#cf222e', cls: 'worse', name: 'costlier beyond noise'}
   };
   var NOT_STEADY = '#6e40c9';
 
@@ -67,7 +70,8 @@
   }
 
   // steps.csv's columns of a figure's spread: prefix and suffix around min, max, ci_low, ci_high.
-  var SPREAD_COLUMNS = {rps: ['rps_', ''], p99: ['lat_p99_', '_ms'], cpu: ['cpu_ms_per_req_', '']};
+  // The cost of a million requests (a run with a price) has an interval, no min or max.
+  var SPREAD_COLUMNS = {rps: ['rps_', ''], p99: ['lat_p99_', '_ms'], cpu: ['cpu_ms_per_req_', ''], cost: ['cost_per_million_', '']};
 
   // The spread of a figure of a repeated step ('rps', 'p99', 'cpu' of steps.csv), or null for a single sample.
   function spreadOf(r, key) {
@@ -164,8 +168,8 @@
   }
 
   // opts: {title, xLabel, yLabel, xLog, yLog, series: [{name, color, points: [{x, y, tip, flag, lo, hi, ring}]}],
-  //        bounds: [{name, color, points: [{x, y}]}]}
-  // lo/hi draw an error bar; ring (a text) marks a step that was not steady.
+  //        bounds: [{name, color, points: [{x, y}]}], yFmt}
+  // lo/hi draw an error bar; ring (a text) marks a step that was not steady; yFmt writes the y axis' ticks (default fmt).
   function lineChart(parent, opts) {
     var c = chartBox(parent, opts.title);
     var m = {l: 66, r: 18, t: 30, b: 44};
@@ -185,7 +189,7 @@
     var yt = opts.yLog ? logTicks(ymin, ymax) : niceTicks(ymin, ymax, 6);
     yt.forEach(function (t) {
       svg('line', {x1: m.l, x2: c.W - m.r, y1: Y(t), y2: Y(t)}, grid);
-      svg('text', {x: m.l - 6, y: Y(t) + 4, 'text-anchor': 'end'}, axis).textContent = fmt(t);
+      svg('text', {x: m.l - 6, y: Y(t) + 4, 'text-anchor': 'end'}, axis).textContent = (opts.yFmt || fmt)(t);
     });
     var xt = opts.xLog ? (opts.xTicks || logTicks(xmin, xmax)) : niceTicks(xmin, xmax, 8);
     xt.forEach(function (t) {
@@ -225,7 +229,7 @@
   }
 
   // opts: {title, yLabel, groups: [{label, color, bars: [{label, flag, ring, err: {lo, hi, tip}, segments: [{value, color, name}]}]}],
-  //        lines: [{y, label, color}]}; err draws an error bar, ring (a text) marks a step that was not steady.
+  //        lines: [{y, label, color}], yFmt}; err draws an error bar, ring (a text) marks a step that was not steady.
   function barChart(parent, opts) {
     var c = chartBox(parent, opts.title);
     var m = {l: 66, r: 14, t: 30, b: 96};
@@ -241,7 +245,7 @@
     var grid = svg('g', {'class': 'grid'}, c.root), axis = svg('g', {'class': 'axis'}, c.root);
     niceTicks(0, ymax, 6).forEach(function (t) {
       svg('line', {x1: m.l, x2: c.W - m.r, y1: Y(t), y2: Y(t)}, grid);
-      svg('text', {x: m.l - 6, y: Y(t) + 4, 'text-anchor': 'end'}, axis).textContent = fmt(t);
+      svg('text', {x: m.l - 6, y: Y(t) + 4, 'text-anchor': 'end'}, axis).textContent = (opts.yFmt || fmt)(t);
     });
     svg('line', {x1: m.l, x2: c.W - m.r, y1: c.H - m.b, y2: c.H - m.b}, axis);
     svg('text', {x: 14, y: (m.t + c.H - m.b) / 2, 'text-anchor': 'middle', transform: 'rotate(-90 14 ' + (m.t + c.H - m.b) / 2 + ')'}, c.root).textContent = opts.yLabel;
@@ -321,7 +325,47 @@
       ['wall time', run.wall_time_s !== undefined ? run.wall_time_s + ' s' : ''],
       ['flame graphs', run.flamegraph || 'off'],
       ['problems', (run.problems || []).join('; ') || 'none']
-    ];
+    ].concat(priceFacts(env.price));
+  }
+
+  // environment.json's price (--price-per-hour, --prices, or added later by ./testbed report).
+  function priceFacts(price) {
+    if (!price) { return []; }
+    return [['price', price.price_per_hour + ' per hour (' + price.source + ')' + (price.priced_after_the_run ? '; added after the run: ' + price.priced_after_the_run : '')],
+      ['server share', price.server_share + ': ' + price.share], ['cost per million requests', price.formula]];
+  }
+
+  // A tick of a small figure without trailing zeros (0.0002, not 0.000200), so the axis keeps clear of its title.
+  function shortNumber(v) { return v === 0 ? '0' : String(Number(Number(v).toPrecision(3))); }
+
+  // steps.csv's cost of a million requests at the step's throughput; NaN for a run without a price.
+  function costOf(r) { return r.step ? num(r.step.cost_per_million) : NaN; }
+
+  // A cost chart beside a throughput chart: cost per million requests per variant and level, error bars from the interval.
+  function costChart(div, sc, kind, kr, variants, color, xs, xLog, price) {
+    if (!kr.some(function (r) { return !isNaN(costOf(r)); })) { return; }
+    var title = sc + ': cost per million requests' + (xs.length > 1 ? ' vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate') : ' at ' + levelLabel(kr[0]));
+    var c;
+    if (xs.length > 1) {
+      c = lineChart(div, {title: title, xLabel: kind[2], yLabel: 'cost per million requests', xLog: xLog, xTicks: xLog ? xs : null, yFmt: shortNumber,
+        series: variants.filter(function (v) { return kr.some(function (r) { return r.variant === v; }); }).map(function (v) {
+          return {name: v, color: color[v], points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
+            var sp = spreadOf(r, 'cost');
+            return {x: levelOf(r), y: costOf(r), flag: saturated(r), ring: steadyTip(r), lo: sp ? sp.lo : null, hi: sp ? sp.hi : null,
+              tip: levelLabel(r) + ': ' + fmt(costOf(r)) + ' per million requests at ' + fmt(r.rps) + ' req/s' + (sp ? ' ' + spreadText(sp) : ''),
+              errTip: sp ? levelLabel(r) + ' cost ' + spreadText(sp) : null};
+          })};
+        })});
+    } else {
+      c = barChart(div, {title: title, yLabel: 'cost per million requests', yFmt: shortNumber, groups: kr.map(function (r) {
+        return {label: r.variant, color: color[r.variant], bars: [{label: levelLabel(r), flag: saturated(r), ring: steadyTip(r),
+          err: errOf(r, 'cost'), segments: [{value: costOf(r), color: color[r.variant], name: 'cost per million requests'}]}]};
+      })});
+    }
+    c.box.setAttribute('data-chart', 'cost');
+    c.caption('Lower is better. ' + (price ? 'At ' + price.price_per_hour + ' per hour × server share ' + price.server_share + ' (' + price.share + '): ' : '') +
+      'cost = price per hour × share ÷ (req/s × 3600) × 1,000,000, at each step\'s median throughput' +
+      (kr.some(function (r) { return spreadOf(r, 'cost'); }) ? '; error bars: the throughput\'s interval turned into cost (the low end of the cost is the high end of the throughput).' : '.'));
   }
 
   // The not-steady marker's text for a step, or null when it was steady (or the run predates the check).
@@ -467,6 +511,7 @@
           }
           lineChart(div, {title: sc + ': throughput vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate'), xLabel: kind[2],
             yLabel: 'responses per second', xLog: xLog, xTicks: xLog ? xs : null, series: series, bounds: bounds});
+          costChart(div, sc, kind, kr, variants, color, xs, xLog, env.price);
           // The probes of a capacity search (--sla on p99): the objective as a line, so the rates met lie under it.
           var slaBounds = [];
           var slas = {};
@@ -499,6 +544,7 @@
               err: errOf(r, 'rps', 0), ring: steadyTip(r), segments: [{value: r.rps, color: color[r.variant], name: 'req/s'}]}]};
           });
           barChart(div, {title: sc + ' at ' + levelLabel(kr[0]) + ': throughput', yLabel: 'responses per second', groups: groups, lines: lines});
+          costChart(div, sc, kind, kr, variants, color, xs, false, env.price);
           barChart(div, {title: sc + ' at ' + levelLabel(kr[0]) + ': p99 latency', yLabel: 'p99 latency, ms', groups: kr.map(function (r) {
             return {label: r.variant, color: color[r.variant], bars: [{label: levelLabel(r), flag: saturated(r),
               err: errOf(r, 'p99', 3), ring: steadyTip(r), segments: [{value: r.lat_p99_ms, color: color[r.variant], name: 'p99 ms', digits: 3}]}]};
@@ -611,15 +657,18 @@
       })});
     });
     var rows = [];
+    var priced = capacity.some(function (c) { return c.cost_per_million !== undefined; });
     capacity.forEach(function (c) {
       c.passes.forEach(function (p, i) {
-        rows.push([i === 0 ? c.variant : '', i === 0 ? c.scenario : '', i === 0 ? c.conditions : '', i === 0 ? c.sla : '',
-          i === 0 ? fmt(c.capacity_rps) + (c.searches > 1 ? ' [' + fmt(c.min) + ', ' + fmt(c.max) + ']' : '') : '',
-          p.repeat, fmt(p.capacity_rps), p.probe_log, p.reason]);
+        var row = [i === 0 ? c.variant : '', i === 0 ? c.scenario : '', i === 0 ? c.conditions : '', i === 0 ? c.sla : '',
+          i === 0 ? fmt(c.capacity_rps) + (c.searches > 1 ? ' [' + fmt(c.min) + ', ' + fmt(c.max) + ']' : '') : ''];
+        if (priced) { row.push(i === 0 ? fmt(num(c.cost_per_million)) : ''); }
+        rows.push(row.concat([p.repeat, fmt(p.capacity_rps), p.probe_log, p.reason]));
       });
     });
-    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, {name: 'conditions', l: 1}, {name: 'SLA', l: 1}, 'capacity, req/s',
-      'pass', 'found', {name: 'probes (req/s)', l: 1}, {name: 'why it stopped there', l: 1}], rows);
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, {name: 'conditions', l: 1}, {name: 'SLA', l: 1}, 'capacity, req/s']
+      .concat(priced ? ['cost per million requests at capacity'] : [])
+      .concat(['pass', 'found', {name: 'probes (req/s)', l: 1}, {name: 'why it stopped there', l: 1}]), rows);
   }
 
   // counters.csv (--counters): what perf stat counted in the server per request, median of a step's samples.
@@ -679,6 +728,8 @@
     {key: 'rps', name: 'throughput', unit: 'req/s', digits: 0, better: 'higher is better'},
     {key: 'p99', name: 'p99 latency', unit: 'ms', digits: 3, better: 'lower is better'},
     {key: 'cpu', name: 'CPU per request', unit: 'ms', digits: 4, better: 'lower is better'}];
+  // Both runs had a price: the cost of a million requests, in their price unit.
+  var COST_METRIC = {key: 'cost', name: 'cost per million requests', unit: 'per million requests', better: 'lower is better'};
 
   function verdictOf(ch) { return VERDICT[ch && ch.verdict] || VERDICT['no noise estimate']; }
 
@@ -722,9 +773,11 @@
       'between two runs of the same thing. Better means more req/s, lower p99, less CPU per request. Caveats (a warm-up cut short, not steady, ' +
       'not quiet, saturated, one fork) stand beside a verdict, never instead of it.');
     verdictLegend(main);
+    var metrics = METRICS.concat(matched.some(function (m) { return m.changes.cost; }) ? [COST_METRIC] : []);
+    if (data.price_note) { html('p', {'class': 'note', id: 'price-note'}, main, data.price_note); }
     var figures = [];
-    matched.forEach(function (m) { METRICS.forEach(function (k) { figures.push({m: m, k: k, ch: m.changes[k.key]}); }); });
-    var changed = figures.filter(function (f) { return f.ch && (f.ch.verdict === 'faster' || f.ch.verdict === 'slower'); });
+    matched.forEach(function (m) { metrics.forEach(function (k) { if (k !== COST_METRIC || m.changes.cost) { figures.push({m: m, k: k, ch: m.changes[k.key]}); } }); });
+    var changed = figures.filter(function (f) { return f.ch && (verdictOf(f.ch).cls === 'better' || verdictOf(f.ch).cls === 'worse'); });
     var unknown = figures.filter(function (f) { return !f.ch || f.ch.verdict === 'no noise estimate'; });
     html('h2', {}, main, 'Changed beyond noise');
     if (!changed.length) {
@@ -740,7 +793,7 @@
     }
     var variants = unique(matched.map(function (m) { return m.variant; }));
     var div = html('div', {'class': 'charts'}, main);
-    METRICS.forEach(function (k) {
+    metrics.forEach(function (k) {
       var c = barChart(div, {title: k.name + ' ratio B/A (' + k.better + ')', yLabel: 'B / A', lines: [{y: 1, label: 'same', color: '#57606a'}], groups: variants.map(function (v) {
         return {label: v, bars: matched.filter(function (m) { return m.variant === v; }).map(function (m) {
           var ch = m.changes[k.key] || {};
@@ -754,7 +807,7 @@
     });
     html('h2', {}, main, 'Matched steps');
     var headers = [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level'];
-    METRICS.forEach(function (k) {
+    metrics.forEach(function (k) {
       headers.push(k.name + ' A', k.name + ' B', 'B/A', 'interval', {name: 'verdict', l: 1});
     });
     headers.push({name: 'flags', l: 1});
@@ -762,7 +815,7 @@
     if (anyFlameDiff) { headers.push({name: 'flame graph B vs A', l: 1}); }
     table(main, headers, matched.map(function (m) {
       var cells = [m.variant, m.scenario, m.level];
-      METRICS.forEach(function (k) {
+      metrics.forEach(function (k) {
         var ch = m.changes[k.key] || {};
         var cls = verdictOf(ch).cls;
         cells.push(fmt(num(ch.a), k.digits), fmt(num(ch.b), k.digits), {text: ratioText(ch), cls: cls},

@@ -27,6 +27,21 @@ class CapacityCsvTest {
     }
 
     @Test
+    void aPricedSearchRecordsTheCostOfAMillionRequestsAtItsCapacity(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve(CapacityCsv.FILE);
+        org.testbed.runfolder.price.Pricing price = new org.testbed.runfolder.price.Pricing(0.0416,
+                org.testbed.runfolder.price.ServerShare.of("0", 2), "--price-per-hour", java.util.Optional.empty());
+        CapacityRecord priced = search("vertx", Conditions.PLAIN, 1, 41_250).priced(price);
+        CapacityCsv.TABLE.write(file, List.of(priced, search("spring", Conditions.PLAIN, 1, 0).priced(price)));
+        assertThat(Files.readAllLines(file).get(1)).endsWith(",0.000140067");
+        List<CapacityRecord> read = CapacityCsv.TABLE.read(file);
+        assertThat(read.get(0).costPerMillion()).as("six significant digits").isCloseTo(0.0208 / (41_250 * 3600.0) * 1e6,
+                org.assertj.core.api.Assertions.withinPercentage(0.001));
+        assertThat(read.get(1).costPerMillion()).as("nothing met: no cost per request").isNaN();
+        assertThat(Files.readAllLines(file).get(2)).endsWith(",");
+    }
+
+    @Test
     void theSearchesOfEachPassFoldIntoAMedianAndItsRange() {
         List<CapacityCsv.Summary> summaries = CapacityCsv.summaries(List.of(
                 search("vertx", Conditions.PLAIN, 1, 30_000), search("spring", Conditions.PLAIN, 1, 9_000),

@@ -72,10 +72,63 @@ class ResultsCsvTest {
                 new StepRecord.Repeats(3, new Spread(3, Double.NaN, 2600, 2680, 2600, 2680, 0.75),
                         new Spread(3, Double.NaN, 151.2, 160.9, 151.2, 160.9, 0.75),
                         new Spread(3, Double.NaN, 0.041, 0.044, 0.041, 0.044, 0.75)),
-                new StepRecord.Steadiness(12.0, 1, 2), StepRecord.OpenModel.CLOSED);
+                new StepRecord.Steadiness(12.0, 1, 2), StepRecord.OpenModel.CLOSED, StepRecord.Cost.NONE);
         StepsCsv.TABLE.append(file, step);
         assertThat(StepsCsv.TABLE.read(file)).containsExactly(step);
         assertThat(StepsCsv.TABLE.read(dir.resolve("absent.csv"))).isEmpty();
+    }
+
+    @Test
+    void aStepsCostRoundTripsAndAStepsCsvWithoutItReadsAsUnpriced(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("steps.csv");
+        StepRecord unpriced = Records.step(Records.row(Records.closed("vertx", "mix", 64), 20000, 2.5), 10);
+        // Figures a column writes exactly: the price as given, the share, six significant digits of cost.
+        StepRecord priced = new StepRecord(unpriced.key(), unpriced.driver(), unpriced.server(), unpriced.load(),
+                unpriced.setup(), unpriced.files(), unpriced.repeats(), unpriced.steadiness(), unpriced.open(),
+                new StepRecord.Cost(0.0416, 0.5, 0.000288889, 0.000275132, 0.000304094));
+        StepsCsv.TABLE.write(file, List.of(priced));
+        // (steps.csv keeps a figure's spread, not its median: results.csv has it, so the repeats read back without it)
+        assertThat(StepsCsv.TABLE.read(file)).singleElement().satisfies(s -> {
+            assertThat(s.cost()).isEqualTo(priced.cost());
+            assertThat(s.key()).isEqualTo(priced.key());
+        });
+        List<String> header = Csv.parse(Files.readString(file)).get(0);
+        List<String> line = Csv.parse(Files.readString(file)).get(1);
+        assertThat(header.subList(header.size() - 5, header.size())).containsExactly("price_per_hour", "server_share",
+                "cost_per_million", "cost_per_million_ci_low", "cost_per_million_ci_high");
+        assertThat(line.subList(line.size() - 5, line.size())).containsExactly("0.0416", "0.5", "0.000288889", "0.000275132",
+                "0.000304094");
+
+        // A run without a price writes the columns empty; a steps.csv from before them reads as unpriced.
+        StepsCsv.TABLE.write(file, List.of(unpriced));
+        assertThat(Csv.parse(Files.readString(file)).get(1).subList(header.size() - 5, header.size())).containsOnly("");
+        assertThat(StepsCsv.TABLE.read(file)).singleElement().extracting(StepRecord::cost).isEqualTo(StepRecord.Cost.NONE);
+        Path old = dir.resolve("old.csv");
+        List<String> fields = StepsCsv.TABLE.fields(priced);
+        Files.writeString(old, Csv.line(StepsCsv.TABLE.names().subList(0, header.size() - 5))
+                + Csv.line(fields.subList(0, header.size() - 5)));
+        assertThat(StepsCsv.TABLE.read(old)).singleElement().satisfies(s -> {
+            assertThat(s.cost().priced()).isFalse();
+            assertThat(s.cost()).isEqualTo(StepRecord.Cost.NONE);
+        });
+    }
+
+    @Test
+    void foldingSamplesRecomputesTheCostFromTheirThroughput() {
+        org.testbed.runfolder.price.Pricing price = new org.testbed.runfolder.price.Pricing(0.0416,
+                org.testbed.runfolder.price.ServerShare.of("0", 2), "--price-per-hour", Optional.empty());
+        StepRecord one = Records.step(Records.row(Records.closed("vertx", "mix", 64), 20000, 2.5), 10);
+        StepRecord sample = new StepRecord(one.key(), one.driver(), one.server(), one.load(), one.setup(), one.files(),
+                one.repeats(), one.steadiness(), one.open(), StepRecord.Cost.of(price, 20000, Spread.single(20000)));
+        Spread rps = new Spread(6, 19000, 18000, 21000, 18500, 20500, 0.95);
+        StepRecord folded = sample.over(new StepRecord.Repeats(6, rps, one.repeats().p99(), one.repeats().cpu()),
+                one.steadiness(), one.open(), false);
+        assertThat(folded.cost().perMillion()).isEqualTo(price.costPerMillion(19000));
+        assertThat(folded.cost().ciLow()).isEqualTo(price.costPerMillion(20500));
+        assertThat(folded.cost().ciHigh()).isEqualTo(price.costPerMillion(18500));
+        // And a step read back from steps.csv, priced after the run at results.csv's throughput.
+        assertThat(one.priced(price, 19000).cost().perMillion()).isEqualTo(price.costPerMillion(19000));
+        assertThat(one.over(one.repeats(), one.steadiness(), one.open(), false).cost()).isEqualTo(StepRecord.Cost.NONE);
     }
 
     @Test

@@ -67,6 +67,21 @@ class EnvironmentRecordTest {
     }
 
     @Test
+    void aPricedRunRecordsItsPriceAndShareAndReadsThemBack() throws Exception {
+        PriceSection price = new PriceSection(0.0416, "--price-per-hour", 0.5,
+                "the server was pinned to 1 of the machine's 2 CPUs (0)", "cost_per_million = ...", Optional.empty());
+        EnvironmentRecord env = twoMachineRun().withPrice(Optional.of(price));
+        Path file = dir.resolve(EnvironmentFile.NAME);
+        EnvironmentFile.write(file, env);
+        assertThat(EnvironmentFile.readRecord(file)).contains(env);
+        JsonNode json = EnvironmentFile.read(file);
+        assertThat(keys(json.path("price"))).containsExactly("price_per_hour", "source", "server_share", "share", "formula");
+        assertThat(json.path("price").path("price_per_hour").asDouble()).isEqualTo(0.0416);
+        // A later step of the run keeps it.
+        assertThat(env.withRun(env.run()).price()).contains(price);
+    }
+
+    @Test
     void hasTheKeysTheReportReads() throws Exception {
         Path file = dir.resolve(EnvironmentFile.NAME);
         EnvironmentFile.write(file, twoMachineRun());

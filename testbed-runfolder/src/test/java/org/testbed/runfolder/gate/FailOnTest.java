@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,14 +28,15 @@ class FailOnTest {
     @Test
     void slowerGatesEveryFigureAndAFigureNamedAloneGatesOnlyItself() {
         assertThat(FailOn.parse(List.of("slower")).minEffects())
-                .isEqualTo(Map.of(Metric.RPS, 0.0, Metric.P99, 0.0, Metric.CPU, 0.0));
+                .as("every figure, the cost of two priced runs too")
+                .isEqualTo(Map.of(Metric.RPS, 0.0, Metric.P99, 0.0, Metric.CPU, 0.0, Metric.COST, 0.0));
         assertThat(FailOn.parse(List.of("rps,p99")).minEffects()).isEqualTo(Map.of(Metric.RPS, 0.0, Metric.P99, 0.0));
         assertThat(FailOn.parse(List.of("p99>10%")).minEffects()).isEqualTo(Map.of(Metric.P99, 0.10));
         assertThat(FailOn.parse(List.of(" Slower > 5 % ")).minEffects())
-                .isEqualTo(Map.of(Metric.RPS, 0.05, Metric.P99, 0.05, Metric.CPU, 0.05));
+                .isEqualTo(Map.of(Metric.RPS, 0.05, Metric.P99, 0.05, Metric.CPU, 0.05, Metric.COST, 0.05));
         assertThat(FailOn.parse(List.of("slower>5%,p99>12.5%")).minEffects())
                 .as("a figure named on its own keeps its own minimum").isEqualTo(Map.of(Metric.RPS, 0.05, Metric.P99, 0.125,
-                        Metric.CPU, 0.05));
+                        Metric.CPU, 0.05, Metric.COST, 0.05));
         assertThat(FailOn.parse(List.of("rps", "cpu>3%")).minEffects())
                 .as("the option repeated").isEqualTo(Map.of(Metric.RPS, 0.0, Metric.CPU, 0.03));
         assertThat(FailOn.parse(List.of("rps", "cpu>3%")).text()).isEqualTo("rps,cpu>3%");
@@ -43,7 +45,7 @@ class FailOnTest {
     @Test
     void badInputIsOneLineNamingWhatIsAllowed() {
         assertBad("faster", "--fail-on 'faster': no figure 'faster'; --fail-on takes slower (every figure) or figures"
-                + " among rps, p99, cpu, comma-separated");
+                + " among rps, p99, cpu, cost, comma-separated");
         assertBad("", "--fail-on '' has an empty term");
         assertBad("rps,,p99", "--fail-on 'rps,,p99' has an empty term");
         assertBad("p99>10", "--fail-on 'p99>10': 'p99>10' is not a figure with an optional >PCT%");
@@ -93,7 +95,7 @@ class FailOnTest {
         assertThat(FailOn.slowdown(aFifthSlower)).isCloseTo(0.2, within(1e-9));
         assertThat(FailOn.parse(List.of("rps>5%")).outcome(aFifthSlower)).isEqualTo(Outcome.FAILED);
         assertThat(FailOn.parse(List.of("rps>25%")).outcome(aFifthSlower)).isEqualTo(Outcome.PASSED);
-        assertThat(FailOn.parse(List.of("rps>25%")).check(new Comparison(List.of(), List.of(), List.of()), "a", "b")
+        assertThat(FailOn.parse(List.of("rps>25%")).check(new Comparison(List.of(), List.of(), List.of(), Optional.empty(), Optional.empty()), "a", "b")
                 .cases()).isEmpty();
 
         Change p99UpByAThird = change(Metric.P99, 4, 1.3);

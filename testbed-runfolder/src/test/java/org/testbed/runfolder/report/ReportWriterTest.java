@@ -1,6 +1,7 @@
 package org.testbed.runfolder.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,6 +25,7 @@ import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.runfolder.price.PriceList;
 import org.testbed.runfolder.stats.MedianInterval;
 
 /**
@@ -267,7 +269,7 @@ class ReportWriterTest {
             CapacityCsv.TABLE.append(dir.resolve(CapacityCsv.FILE), Records.capacity("vertx", Conditions.PLAIN, (int) f[0], f[1]));
         }
         CapacityCsv.TABLE.append(dir.resolve(CapacityCsv.FILE), new CapacityRecord("spring-tomcat", "mix", Conditions.PLAIN,
-                "p99<=5ms", 1, 0, 1, "100:missed", "even the lowest rate, 100 req/s, missed p99<=5ms: p99 was 7.00 ms"));
+                "p99<=5ms", 1, 0, 1, "100:missed", "even the lowest rate, 100 req/s, missed p99<=5ms: p99 was 7.00 ms", Double.NaN));
 
         String dom = rendered(Chromium.dumpDom(ReportWriter.write(dir)));
         assertThat(dom).contains("data-render=\"ok\"").contains("Capacity under p99&lt;=5ms")
@@ -278,6 +280,58 @@ class ReportWriterTest {
         // Under metrics, vertx is a series of its own, and its cost against plain is a table.
         assertThat(dom).contains("vertx metrics").contains("What each condition costs (against the same step under plain)");
         assertThat(dom).contains("<td class=\"\">0.900</td>").contains("<td class=\"\">1.150</td>");
+    }
+
+    @Test
+    void aRunPricedAfterwardsDrawsACostChartBesideEachThroughputChart(@TempDir Path dir) throws Exception {
+        syntheticRun(dir, variant -> 1.0, 5, false);
+        String unpriced = rendered(Chromium.dumpDom(ReportWriter.write(dir)));
+        assertThat(unpriced).contains("data-render=\"ok\"").doesNotContain("data-chart=\"cost\"");
+
+        // The run folder says the server was pinned to CPU 0 of 2: it pays half the machine.
+        RunPricing.Priced priced = RunPricing.apply(dir, PriceList.single(0.0416), "./testbed report --price-per-hour 0.0416");
+        assertThat(priced.pricing().share().fraction()).isEqualTo(0.5);
+        assertThat(priced.steps()).isEqualTo(24);
+        assertThat(priced.describe()).startsWith("priced at 0.0416 per hour × server share 0.5");
+        StepRecord vertx = StepsCsv.TABLE.read(dir.resolve(StepsCsv.FILE)).stream()
+                .filter(s -> s.key().variant().equals("vertx") && s.key().concurrency() == 100).findFirst().orElseThrow();
+        // vertx mix c=100 ran at 15 000 req/s: half of 0.0416 over 54 million requests an hour, per million.
+        assertThat(vertx.cost().perMillion()).isCloseTo(0.0208 / 54, within(1e-9));
+        assertThat(vertx.cost().ciLow()).isLessThan(vertx.cost().perMillion()).isLessThan(vertx.cost().ciHigh());
+        assertThat(Files.readString(dir.resolve("environment.json"))).contains("\"price_per_hour\" : 0.0416")
+                .contains("\"priced_after_the_run\" : \"./testbed report --price-per-hour 0.0416 on ");
+
+        Path report = ReportWriter.write(dir);
+        String dom = rendered(Chromium.dumpDom(report));
+        assertThat(dom).contains("data-render=\"ok\"").contains("<pre id=\"render-errors\" hidden=\"\"></pre>");
+        // One cost chart per scenario and model: the mix's staircase, the delay step, the open-model plaintext rates.
+        assertThat(count(dom, "data-chart=\"cost\"")).isEqualTo(3);
+        assertThat(dom).contains("mix: cost per million requests vs concurrency").contains("delay: cost per million requests at c=400")
+                .contains("At 0.0416 per hour × server share 0.5 (the server was pinned to 1 of the machine's 2 CPUs (0))");
+        // Each step's cost has an error bar, its throughput's interval turned over: 24 more than before.
+        assertThat(count(dom, "class=\"errbar\"") - count(unpriced, "class=\"errbar\"")).isEqualTo(24);
+        // The price and share in the environment's facts.
+        assertThat(dom).contains("0.0416 per hour (--price-per-hour); added after the run: ./testbed report --price-per-hour 0.0416 on ")
+                .contains("0.5: the server was pinned to 1 of the machine's 2 CPUs (0)");
+        Chromium.screenshot(report, Path.of("target", "report-priced.png"));
+    }
+
+    @Test
+    void comparePageOfTwoPricedRunsHasTheCostRatioAsAFigureOfItsOwn(@TempDir Path dir) throws Exception {
+        Path a = Files.createDirectories(dir.resolve("a"));
+        Path b = Files.createDirectories(dir.resolve("b"));
+        syntheticRun(a, variant -> 1.0, 5, false);
+        syntheticRun(b, variant -> 1.0, 5, false);
+        RunPricing.apply(a, PriceList.single(0.0416), "test");
+        RunPricing.apply(b, PriceList.single(0.0208), "test");
+        Path page = CompareWriter.html(a, b, CompareWriter.load(a, b), dir.resolve("compare.html"));
+        String dom = rendered(Chromium.dumpDom(page));
+        assertThat(dom).contains("data-render=\"ok\"").contains("cost per million requests ratio B/A (lower is better)");
+        assertThat(count(dom, "<svg")).isEqualTo(4);
+        // The same throughput at half the price: every step half the cost, beyond noise; nothing else changed.
+        assertThat(dom).containsPattern("<li class=\"better\">vertx mix c=100 cost 0\\.500× \\[0\\.\\d+, 0\\.\\d+\\] cheaper");
+        assertThat(count(dom, "<li class=\"better\">")).isEqualTo(24);
+        assertThat(dom).contains("id=\"price-note\"").contains("A at 0.0416 per hour × server share 0.5");
     }
 
     /** The DOM without its scripts and styles: what the page shows, not the text of its renderer. */

@@ -3,11 +3,13 @@ package org.testbed.runner.capacity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.capacity.Sla;
+import org.testbed.runfolder.price.Pricing;
 
 /**
  * Finds the highest offered rate (open model) whose step meets an {@link Sla}: a coarse ramp that
@@ -147,14 +149,21 @@ public final class CapacitySearch {
         return rate == Math.rint(rate) ? String.format(Locale.ROOT, "%,d", (long) rate) : String.format(Locale.ROOT, "%,.1f", rate);
     }
 
-    /** The capacity.csv row of a finished search. */
+    /** The capacity.csv row of a finished search, on a run without a price. */
     public static CapacityRecord record(String variant, String scenario, Conditions conditions, Sla sla, int repeat,
                              Result result) {
+        return record(variant, scenario, conditions, sla, repeat, result, Optional.empty());
+    }
+
+    /** The capacity.csv row of a finished search; with a price, the cost of a million requests at the capacity found. */
+    public static CapacityRecord record(String variant, String scenario, Conditions conditions, Sla sla, int repeat,
+                             Result result, Optional<Pricing> pricing) {
         StringBuilder log = new StringBuilder();
         for (Probe p : result.probes()) {
             log.append(log.isEmpty() ? "" : " ").append(ResultRow.num(p.rate(), 0)).append(p.met() ? ":met" : ":missed");
         }
-        return new CapacityRecord(variant, scenario, conditions, sla.label(), repeat, result.capacity(),
-                result.probes().size(), log.toString(), result.reason());
+        CapacityRecord record = new CapacityRecord(variant, scenario, conditions, sla.label(), repeat, result.capacity(),
+                result.probes().size(), log.toString(), result.reason(), Double.NaN);
+        return pricing.map(record::priced).orElse(record);
     }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.testbed.driver.Level;
 import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.price.PriceList;
 import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.variant.Variant;
@@ -14,7 +15,7 @@ import org.testbed.variant.Variant;
 /**
  * Everything one {@code ./testbed run} does, decided before it starts, in parts by concern: where
  * it writes, the load it applies, the servers it starts, what it observes besides, and the two
- * optional modes (a capacity search, a server on another machine).
+ * optional parts (a capacity search, a server on another machine, a price).
  *
  * @param output where and as what the run is recorded
  * @param load the load every step applies and how often it is measured
@@ -26,10 +27,12 @@ import org.testbed.variant.Variant;
  * @param capacity with {@code --sla}: the capacity search each scenario runs instead of its levels
  * @param serverHost with {@code --server-host}: the server's machine, where each variant is deployed and read,
  *                   driven from here
+ * @param price with {@code --price-per-hour} or {@code --prices}: what the server's machine costs per hour, matched
+ *              to it once it is known ({@link RunPrice}), so that every step gets its cost per million requests
  */
 public record RunSettings(Output output, Load load, Servers servers, Observation observation,
                           List<Conditions> conditionSets, Optional<CapacityPlan> capacity,
-                          Optional<RemoteHostSettings> serverHost) {
+                          Optional<RemoteHostSettings> serverHost, Optional<PriceList> price) {
 
     /**
      * @param root the repository root (variants.conf, the variant jars)
@@ -83,6 +86,7 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
 
     public RunSettings {
         conditionSets = conditionSets == null || conditionSets.isEmpty() ? List.of(Conditions.PLAIN) : List.copyOf(conditionSets);
+        price = price == null ? Optional.empty() : price;
     }
 
     /**
@@ -95,7 +99,7 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
 
     /** These settings with one set of conditions: what one variant session runs under. */
     public RunSettings forConditions(Conditions conditions) {
-        return new RunSettings(output, load, servers, observation, List.of(conditions), capacity, serverHost);
+        return new RunSettings(output, load, servers, observation, List.of(conditions), capacity, serverHost, price);
     }
 
     /** The conditions as the console and environment.json show them: {@code plain,tls}. */

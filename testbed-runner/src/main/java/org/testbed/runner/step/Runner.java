@@ -18,6 +18,7 @@ import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.environment.EnvironmentRecord;
+import org.testbed.runfolder.price.Pricing;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.RemoteHost;
@@ -57,7 +58,10 @@ public final class Runner {
         boolean remote = settings.serverHost().isPresent();
         // With --server-host the server's machine chooses each variant's JDK (testbed-launch), and reports it.
         Map<Variant, Path> javas = remote ? RemoteRun.javas(settings.servers().variants()) : jdks.choose();
-        EnvironmentRecord env = RunEnvironment.of(settings, started, remote ? Map.of() : javas, jdks);
+        // On this machine the price is known now; on the server's machine once it has answered.
+        Optional<Pricing> pricing = remote ? Optional.empty() : RunPrice.local(settings);
+        EnvironmentRecord env = RunEnvironment.of(settings, started, remote ? Map.of() : javas, jdks)
+                .withPrice(pricing.map(Pricing::section));
         EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
 
         Optional<String> flameMode = settings.observation().flamegraph();
@@ -91,7 +95,8 @@ public final class Runner {
                 serverHost = RemoteRun.connect(settings, memcachedServers);
                 memcachedServers = serverHost.memcachedServers();
                 progress.info(RemoteRun.describe(serverHost, settings));
-                env = RemoteRun.record(env, serverHost, settings);
+                pricing = RunPrice.remote(settings, serverHost);
+                env = RemoteRun.record(env, serverHost, settings).withPrice(pricing.map(Pricing::section));
                 EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
             } else if (memcachedServers == null) {
                 memcached = MemcachedProcess.start(0, 1024);
@@ -103,12 +108,14 @@ public final class Runner {
             }
             env = env.withRun(env.run().withMemcached(memcachedServers,
                     memcached != null || serverHost != null && serverHost.memcachedPid() > 0));
+            pricing.ifPresent(p -> progress.info("price: " + p.describe() + "; each step's cost per million requests"
+                    + " = price per hour × share / (req/s × 3600) × 1e6 (steps.csv's cost_per_million)"));
             List<Conditions> conditionSets = settings.conditionSets();
             List<VariantSession> sessions = new ArrayList<>();
             for (Conditions conditions : conditionSets) {
                 RunSettings under = settings.forConditions(conditions);
                 StepMeasurement measurement = new StepMeasurement(under, flamegraphs, memcached != null ? memcached.pid() : -1,
-                        problems);
+                        problems, pricing);
                 sessions.add(new VariantSession(under, measurement, progress, recorder, problems, serverHost));
             }
             List<Map.Entry<Variant, Path>> variants = new ArrayList<>(javas.entrySet());

@@ -14,6 +14,7 @@ import org.testbed.runfolder.counters.CounterReading;
 import org.testbed.runfolder.counters.CounterRecord;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.price.Pricing;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.EventCounting;
@@ -42,13 +43,17 @@ final class StepMeasurement {
     private final Flamegraphs flamegraphs;
     private final long memcachedPid;
     private final List<String> problems;
+    private final Optional<Pricing> pricing;
 
     /**
      * @param flamegraphs the profiler, or null without {@code --flamegraph}
      * @param memcachedPid the runner's own memcached, whose CPU counts on the load side; -1 when none
      * @param problems where a failure that does not stop the step (a lost flame graph) is reported
+     * @param pricing the run's price on the server's machine, or empty without one
      */
-    StepMeasurement(RunSettings settings, Flamegraphs flamegraphs, long memcachedPid, List<String> problems) {
+    StepMeasurement(RunSettings settings, Flamegraphs flamegraphs, long memcachedPid, List<String> problems,
+                    Optional<Pricing> pricing) {
+        this.pricing = pricing;
         this.settings = settings;
         this.flamegraphs = flamegraphs;
         this.memcachedPid = memcachedPid;
@@ -122,7 +127,9 @@ final class StepMeasurement {
                 new StepRecord.Files(raw, flame),
                 new StepRecord.Repeats(1, Spread.single(row.throughput().rps()), Spread.single(row.latency().p99Ms()),
                         Spread.single(row.server().cpuMsPerReq())),
-                new StepRecord.Steadiness(warmUp.seconds(), trend.steady() ? 0 : 1, warmUp.settled() ? 0 : 1), open);
+                new StepRecord.Steadiness(warmUp.seconds(), trend.steady() ? 0 : 1, warmUp.settled() ? 0 : 1), open,
+                pricing.map(p -> StepRecord.Cost.of(p, row.throughput().rps(), Spread.single(row.throughput().rps())))
+                        .orElse(StepRecord.Cost.NONE));
         SampleRecord sample = new SampleRecord(key, repeat, iteration,
                 new SampleRecord.Figures(row.throughput().rps(), row.latency().p99Ms(), row.server().cpuMsPerReq(),
                         row.throughput().errors()),
@@ -142,6 +149,11 @@ final class StepMeasurement {
         }
         Files.writeString(rawFile, rawText, StandardCharsets.UTF_8);
         return new Sample(row, step, sample, counters);
+    }
+
+    /** The run's price on the server's machine, or empty without one. */
+    Optional<Pricing> pricing() {
+        return pricing;
     }
 
     private static String steadiness(SteadyState.Trend trend, WarmUp warmUp) {

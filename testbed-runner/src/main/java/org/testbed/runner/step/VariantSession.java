@@ -201,7 +201,7 @@ final class VariantSession {
             }
         }
         CapacityRecord record = CapacitySearch.record(variant.name(), scenario, settings.conditions(), plan.sla(), repeat,
-                search.result());
+                search.result(), measurement.pricing());
         recorder.recordCapacity(record);
         progress.info(String.format(Locale.ROOT, "   capacity of %s %s under %s: %s req/s (%s)", variant.name(), scenario,
                 plan.sla().label(), ResultRow.num(record.capacityRps(), 0), record.reason()));

@@ -99,6 +99,25 @@ class CapacitySearchTest {
     }
 
     @Test
+    void aPricedRunRecordsTheCostOfAMillionRequestsAtTheCapacityFound() {
+        CapacitySearch search = new CapacitySearch(SLA, 100, 100_000, 0.05);
+        CapacitySearch.Result result = run(search, serverWithLimit(3000));
+        org.testbed.runfolder.price.Pricing price = new org.testbed.runfolder.price.Pricing(0.0416,
+                org.testbed.runfolder.price.ServerShare.of("0", 2), "--price-per-hour", java.util.Optional.empty());
+        org.testbed.runfolder.capacity.CapacityRecord priced = CapacitySearch.record("vertx", "mix",
+                org.testbed.runfolder.Conditions.PLAIN, SLA, 1, result, java.util.Optional.of(price));
+        assertThat(priced.costPerMillion()).isEqualTo(price.costPerMillion(result.capacity()));
+        assertThat(priced.costPerMillion()).isCloseTo(0.0208 / (result.capacity() * 3600) * 1e6,
+                org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(CapacitySearch.record("vertx", "mix", org.testbed.runfolder.Conditions.PLAIN, SLA, 1, result)
+                .costPerMillion()).as("no price").isNaN();
+        // Even the lowest rate missed: no capacity, no cost per request.
+        CapacitySearch.Result none = run(new CapacitySearch(SLA, 100, 1000, 0.05), serverWithLimit(10));
+        assertThat(CapacitySearch.record("vertx", "mix", org.testbed.runfolder.Conditions.PLAIN, SLA, 1, none,
+                java.util.Optional.of(price)).costPerMillion()).isNaN();
+    }
+
+    @Test
     void recordingAfterTheEndIsABug() {
         CapacitySearch search = new CapacitySearch(SLA, 100, 100, 0.05);
         search.record(new CapacitySearch.Probe(100, 1, 0, true, false));

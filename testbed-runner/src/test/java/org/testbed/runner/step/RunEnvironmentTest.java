@@ -53,7 +53,7 @@ class RunEnvironmentTest {
                         new Pinning("0", "1", "1")),
                 new RunSettings.Observation(Optional.of("cpu"), true), List.of(Conditions.PLAIN), Optional.empty(),
                 twoMachines ? Optional.of(new RemoteHostSettings("root@srv", 22, null, List.of(), "/srv/testbed", "10.0.0.2",
-                        8080, null)) : Optional.empty());
+                        8080, null)) : Optional.empty(), Optional.empty());
     }
 
     private JsonNode written(EnvironmentRecord env) throws Exception {

@@ -71,7 +71,8 @@ class StepAggregateTest {
                 new StepRecord.ServerSide(90, 212), new StepRecord.LoadSide(10, 60, 0, 0, saturated ? 95 : 50, saturated),
                 new StepRecord.Setup("0", "1", 0, 200, ""), new StepRecord.Files(raw, Optional.empty()),
                 new StepRecord.Repeats(1, Spread.single(rps), Spread.single(p99), Spread.single(user + sys)),
-                new StepRecord.Steadiness(8, steady ? 0 : 1, repeat == 2 ? 1 : 0), StepRecord.OpenModel.CLOSED);
+                new StepRecord.Steadiness(8, steady ? 0 : 1, repeat == 2 ? 1 : 0), StepRecord.OpenModel.CLOSED,
+                StepRecord.Cost.NONE);
         SampleRecord s = new SampleRecord(key, repeat, 1, new SampleRecord.Figures(rps, p99, user + sys, errors),
                 StepRecord.OpenModel.CLOSED, new SampleRecord.Caveats(8, repeat != 2, steady, 0, saturated), raw, 0, 0);
         return new Sample(row, step, s, null);
