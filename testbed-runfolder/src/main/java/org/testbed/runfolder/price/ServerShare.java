@@ -1,7 +1,7 @@
 package org.testbed.runfolder.price;
 
 import java.util.Locale;
-import java.util.TreeSet;
+import org.testbed.runfolder.CpuList;
 
 /**
  * The share of its machine a server is charged for: its pinned CPUs out of all the machine's CPUs
@@ -51,30 +51,6 @@ public record ServerShare(double fraction, String reason) {
 
     /** How many CPUs a taskset list such as {@code 0}, {@code 0-3} or {@code 0,2-3} names. */
     static int count(String list) {
-        TreeSet<Integer> cpus = new TreeSet<>();
-        for (String part : list.split(",")) {
-            String p = part.strip();
-            if (p.isEmpty()) {
-                continue;
-            }
-            try {
-                int dash = p.indexOf('-');
-                if (dash > 0) {
-                    int from = Integer.parseInt(p.substring(0, dash).strip());
-                    int to = Integer.parseInt(p.substring(dash + 1).strip());
-                    for (int i = from; i <= to; i++) {
-                        cpus.add(i);
-                    }
-                } else {
-                    cpus.add(Integer.parseInt(p));
-                }
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + list + "' is not a CPU list like 0, 0-3 or 0,2");
-            }
-        }
-        if (cpus.isEmpty()) {
-            throw new IllegalArgumentException("'" + list + "' is not a CPU list like 0, 0-3 or 0,2");
-        }
-        return cpus.size();
+        return CpuList.parse(list).size();
     }
 }

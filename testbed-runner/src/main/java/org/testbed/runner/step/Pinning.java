@@ -6,8 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.testbed.runfolder.CpuList;
 
 /**
  * Which CPUs the server, memcached and the load driver get, applied with {@code taskset}. With two
@@ -96,34 +96,7 @@ public record Pinning(String serverCpus, String loadCpus, String memcachedCpus) 
 
     /** Parses a taskset CPU list such as {@code 0}, {@code 0-3} or {@code 0,2-3}. */
     public static List<Integer> parse(String list) {
-        TreeSet<Integer> cpus = new TreeSet<>();
-        for (String part : list.split(",")) {
-            String p = part.strip();
-            if (p.isEmpty()) {
-                continue;
-            }
-            try {
-                int dash = p.indexOf('-');
-                if (dash > 0) {
-                    int from = Integer.parseInt(p.substring(0, dash));
-                    int to = Integer.parseInt(p.substring(dash + 1));
-                    if (to < from) {
-                        throw new IllegalArgumentException("bad CPU range " + p);
-                    }
-                    for (int i = from; i <= to; i++) {
-                        cpus.add(i);
-                    }
-                } else {
-                    cpus.add(Integer.parseInt(p));
-                }
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + list + "' is not a CPU list like 0, 0-3 or 0,2");
-            }
-        }
-        if (cpus.isEmpty()) {
-            throw new IllegalArgumentException("empty CPU list: '" + list + "'");
-        }
-        return new ArrayList<>(cpus);
+        return CpuList.parse(list);
     }
 
     static String format(List<Integer> cpus) {
