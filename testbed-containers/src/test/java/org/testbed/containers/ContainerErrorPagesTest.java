@@ -11,7 +11,7 @@ import java.io.OutputStream;
 import java.lang.reflect.Proxy;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,6 +25,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.testbed.config.TestbedConfig;
 import org.testbed.containers.jetty.JettyServers;
 import org.testbed.containers.tomcat.ProblemErrorReportValve;
@@ -46,9 +47,9 @@ class ContainerErrorPagesTest {
     }
 
     @Test
-    void tomcatAnswersItsOwnErrorsAsProblems() throws Exception {
+    void tomcatAnswersItsOwnErrorsAsProblems(@TempDir Path baseDir) throws Exception {
         Tomcat tomcat = new Tomcat();
-        tomcat.setBaseDir(Files.createTempDirectory("tomcat-test").toString());
+        tomcat.setBaseDir(baseDir.toString());
         Connector connector = TomcatConnectors.newConnector(config());
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);

@@ -5,8 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Debian's headless Chromium, to open a report as a person would and read back the DOM after its
@@ -44,22 +46,37 @@ public final class Chromium {
     }
 
     private static String run(Path page, String... what) throws IOException, InterruptedException {
+        // Chromium fills its profile with hundreds of files; a test that left one per page behind
+        // filled the temporary folder by the hundred.
         Path profile = Files.createTempDirectory("chromium-profile");
-        List<String> command = new ArrayList<>(List.of(binary().toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--disable-dev-shm-usage", "--user-data-dir=" + profile));
-        command.addAll(List.of(what));
-        command.add(page.toAbsolutePath().toUri().toString());
         Path err = Files.createTempFile("chromium", ".log");
-        Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IOException("chromium did not finish within 60 s");
+        try {
+            List<String> command = new ArrayList<>(List.of(binary().toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                    "--disable-dev-shm-usage", "--user-data-dir=" + profile));
+            command.addAll(List.of(what));
+            command.add(page.toAbsolutePath().toUri().toString());
+            Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("chromium did not finish within 60 s");
+            }
+            if (p.exitValue() != 0) {
+                throw new IOException("chromium exited " + p.exitValue() + ": " + Files.readString(err));
+            }
+            return new String(out, StandardCharsets.UTF_8);
+        } finally {
+            deleteTree(profile);
+            Files.deleteIfExists(err);
         }
-        if (p.exitValue() != 0) {
-            throw new IOException("chromium exited " + p.exitValue() + ": " + Files.readString(err));
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
         }
-        return new String(out, StandardCharsets.UTF_8);
     }
 }

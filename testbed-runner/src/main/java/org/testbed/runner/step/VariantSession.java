@@ -39,7 +39,10 @@ import org.testbed.variant.VariantProcess;
  */
 final class VariantSession {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
-    private static final int WARMUP_MAX_USERS = 64;
+    /** The most users a warm-up sends: the delay scenario's 400, not a staircase's 1100. */
+    private static final int WARMUP_MAX_USERS = 400;
+    /** Users that warm up an open-model scenario, whose rate a closed warm-up cannot mimic. */
+    private static final int WARMUP_OPEN_USERS = 64;
     /**
      * A warm-up round: as many 1-second windows as the steady-state rule compares at a time
      * ({@link SteadyState#SETTLE_WINDOWS}), so that each group it compares holds one round's start, whose first
@@ -294,16 +297,16 @@ final class VariantSession {
      * branch never taken before, a method deoptimized) cost spring-tomcat a quarter of its
      * throughput for the first two measured iterations. Meanwhile the server's compiler threads
      * may also use the load driver's CPUs ({@link CompilerPlacement}), so that a server pinned to one
-     * busy core gets its code compiled in seconds instead of minutes; they are pinned back, and the
-     * server runs one more round on its own CPUs, before the first measured window.
+     * busy core gets its code compiled in seconds instead of minutes; they are pinned back before the
+     * first measured window. Each round ends with the health check that precedes every measured
+     * window, so that the warm-up has run everything the measured windows will see.
      */
     private WarmUp warmUp(RunningServer server, Target target, IntFunction<Workload> rounds, List<Level> levels,
                           CompilerPlacement compilers) throws IOException, InterruptedException {
         if (settings.load().warmup().isZero()) {
             return new WarmUp(0, false);
         }
-        int users = Math.min(WARMUP_MAX_USERS, levels.stream()
-                .mapToInt(l -> l.isOpen() ? WARMUP_MAX_USERS : l.concurrency()).max().orElse(WARMUP_MAX_USERS));
+        int users = warmUpUsers(levels);
         NioHttpDriver driver = new NioHttpDriver(settings.load().timeout(), settings.load().maxConnections(), settings.conditions().gzip());
         double seconds = 0;
         WarmUpWatcher watcher;
@@ -319,24 +322,34 @@ final class VariantSession {
                         settings.servers().pinning().loadCpuCount(), watcher.perSecond());
                 seconds += result.seconds();
                 left -= length.toMillis();
+                // Every measured window follows a health check (the drain wait in run()); each round
+                // does too, so that the check's own code paths are in the profile the JIT compiles
+                // from. Without it the first check after the warm-up hit branches the compiled code
+                // had never seen: servlet-jetty-sync deoptimized its HTTP parser and route matcher
+                // there (-Xlog:deoptimization, "unstable_if") and measured 12-17 k req/s for the first
+                // two seconds of every first window, against 29 k once recompiled.
+                ServerReadiness.awaitHealthy(server.baseUri());
                 boolean steady = watcher.roundDone(result.windowRps());
                 if (steady && seconds * 1000 >= settings.load().warmupAtLeast().toMillis()) {
                     break;
                 }
             }
         }
-        if (compilers.active() && left >= 1000) {
-            // One more round with the compilers back on the server's CPUs, within --warmup. The
-            // first window after the move was the lowest of its fork in every one of six forks of
-            // spring-tomcat here (by 5 to 30 %): what little the compilers still had to do now
-            // competes with the request threads, and a measured window must not be where that happens.
-            seconds += driver.run(target, rounds.apply(round + 1), Level.closed(users),
-                    Duration.ofMillis(Math.min(left, WARMUP_ROUND_SECONDS * 1000L)), settings.servers().pinning().loadCpuCount()).seconds();
-        }
         progress.warmUpDone(seconds);
         progress.info("   warm-up " + rounds.apply(0).name() + ": " + watcher.describe(seconds)
                 + (compilers.active() ? "; compiler threads on CPUs " + settings.servers().pinning().serverCpus() + ","
                 + settings.servers().pinning().loadCpus() + " meanwhile, then back on " + settings.servers().pinning().serverCpus() : ""));
         return new WarmUp(seconds, watcher.settled());
+    }
+
+    /**
+     * How many users warm a scenario up: those of its first level, as its first window will come
+     * (a sync server grows its thread pool to them, and 400 users warmed up as 64 left the first
+     * delay window to start 136 threads: twice the CPU per request of the next two), at most
+     * {@value #WARMUP_MAX_USERS}; for an open model {@value #WARMUP_OPEN_USERS}.
+     */
+    static int warmUpUsers(List<Level> levels) {
+        return levels.isEmpty() || levels.get(0).isOpen() ? WARMUP_OPEN_USERS
+                : Math.min(WARMUP_MAX_USERS, levels.get(0).concurrency());
     }
 }

@@ -77,4 +77,15 @@ class PinningAndLevelsTest {
         }
         assertThatThrownBy(() -> Profile.of("nope")).hasMessageContaining("gzip-sla, metrics-cost");
     }
+
+    @Test
+    void warmUpComesAtTheUsersOfTheFirstLevelWithinBounds() {
+        assertThat(VariantSession.warmUpUsers(Levels.concurrency("64"))).isEqualTo(64);
+        // The delay scenario's 400 users: the first window must not be where a sync server grows its pool.
+        assertThat(VariantSession.warmUpUsers(Levels.concurrency("400"))).isEqualTo(400);
+        // A staircase warms up as its first step comes, not at its top.
+        assertThat(VariantSession.warmUpUsers(Levels.concurrency("50:1100:50"))).isEqualTo(50);
+        assertThat(VariantSession.warmUpUsers(Levels.concurrency("1000"))).isEqualTo(400);
+        assertThat(VariantSession.warmUpUsers(Levels.rate("5000"))).isEqualTo(64);
+    }
 }
