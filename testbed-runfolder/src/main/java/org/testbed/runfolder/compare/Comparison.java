@@ -2,6 +2,7 @@ package org.testbed.runfolder.compare;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import java.util.function.ToDoubleFunction;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.price.Pricing;
+import org.testbed.runfolder.stats.ForkPool;
 import org.testbed.runfolder.stats.ForkedSamples;
 import org.testbed.runfolder.stats.RatioInterval;
 import org.testbed.runfolder.stats.Verdict;
@@ -194,6 +196,8 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
                                 Map<ResultRow.StepKey, List<SampleRecord>> samplesB, Optional<Pricing> priceB) {
         Map<ResultRow.StepKey, ResultRow> byKeyB = index(b);
         Map<ResultRow.StepKey, ResultRow> byKeyA = index(a);
+        RunPools poolsA = RunPools.of(byKeyA, samplesA);
+        RunPools poolsB = RunPools.of(byKeyB, samplesB);
         List<Match> matched = new ArrayList<>();
         List<ResultRow.StepKey> onlyA = new ArrayList<>();
         for (Map.Entry<ResultRow.StepKey, ResultRow> e : byKeyA.entrySet()) {
@@ -218,11 +222,18 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
             flags.addAll(caveats(sa, sb));
             List<Change> changes = new ArrayList<>();
             for (Metric metric : Metric.MEASURED) {
-                changes.add(change(metric, metric.of(ra), metric.of(rb), byFork(metric, sa, ra), byFork(metric, sb, rb)));
+                List<double[]> forksA = byFork(metric, sa, ra);
+                List<double[]> forksB = byFork(metric, sb, rb);
+                changes.add(change(metric, metric.of(ra), metric.of(rb), forksA, forksB,
+                        poolsA.others(metric, e.getKey(), forksA), poolsB.others(metric, e.getKey(), forksB)));
             }
             if (priceA.isPresent() && priceB.isPresent()) {
+                // A cost is a price over a throughput: on the log scale its forks scatter as the throughput's do.
+                List<double[]> rpsA = byFork(Metric.RPS, sa, ra);
+                List<double[]> rpsB = byFork(Metric.RPS, sb, rb);
                 changes.add(change(Metric.COST, costOf(priceA.get(), Metric.RPS.of(ra)), costOf(priceB.get(), Metric.RPS.of(rb)),
-                        costOf(priceA.get(), byFork(Metric.RPS, sa, ra)), costOf(priceB.get(), byFork(Metric.RPS, sb, rb))));
+                        costOf(priceA.get(), rpsA), costOf(priceB.get(), rpsB),
+                        poolsA.others(Metric.RPS, e.getKey(), rpsA), poolsB.others(Metric.RPS, e.getKey(), rpsB)));
             }
             matched.add(new Match(e.getKey(), ra, rb, List.copyOf(changes), flags));
         }
@@ -260,7 +271,16 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
      * {@link Verdict#noiseFloor}, from all the samples of each side.
      */
     public static Change change(Metric metric, double a, double b, List<double[]> forksA, List<double[]> forksB) {
-        RatioInterval r = ForkedSamples.ratio(ForkedSamples.estimate(forksA), ForkedSamples.estimate(forksB));
+        return change(metric, a, b, forksA, forksB, ForkPool.NONE, ForkPool.NONE);
+    }
+
+    /**
+     * One figure, each side's forks leaning on the spread between forks of its run's other steps
+     * ({@link ForkedSamples#estimate(List, ForkPool)}).
+     */
+    public static Change change(Metric metric, double a, double b, List<double[]> forksA, List<double[]> forksB,
+                                ForkPool othersA, ForkPool othersB) {
+        RatioInterval r = ForkedSamples.ratio(ForkedSamples.estimate(forksA, othersA), ForkedSamples.estimate(forksB, othersB));
         if (r.nA() < 2 || r.nB() < 2) {
             return new Change(metric, a, b, ratio(b, a), Double.NaN, Double.NaN, 0, r.nA(), r.nB(), Double.NaN,
                     Verdict.NO_NOISE_ESTIMATE);
@@ -347,6 +367,35 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
      * A step's samples of one metric grouped by fork (samples.csv's {@code repeat}), or its
      * results.csv figure as the only sample when it has none.
      */
+    /** One run's spread between forks, per measured figure and per scenario and conditions ({@link ForkPool}). */
+    private record RunPools(Map<Metric, Map<String, ForkPool>> pools) {
+
+        static RunPools of(Map<ResultRow.StepKey, ResultRow> rows, Map<ResultRow.StepKey, List<SampleRecord>> samples) {
+            Map<Metric, Map<String, ForkPool>> pools = new EnumMap<>(Metric.class);
+            for (Metric metric : Metric.MEASURED) {
+                Map<String, List<List<double[]>>> steps = new LinkedHashMap<>();
+                for (Map.Entry<ResultRow.StepKey, ResultRow> e : rows.entrySet()) {
+                    steps.computeIfAbsent(group(e.getKey()), k -> new ArrayList<>())
+                            .add(byFork(metric, samples.getOrDefault(e.getKey(), List.of()), e.getValue()));
+                }
+                Map<String, ForkPool> byGroup = new LinkedHashMap<>();
+                steps.forEach((group, forks) -> byGroup.put(group, ForkPool.of(forks)));
+                pools.put(metric, byGroup);
+            }
+            return new RunPools(pools);
+        }
+
+        /** The pool of the step's scenario and conditions without the step itself. */
+        ForkPool others(Metric metric, ResultRow.StepKey key, List<double[]> forks) {
+            return pools.get(metric).getOrDefault(group(key), ForkPool.NONE).without(forks);
+        }
+
+        /** Steps pool with those of their scenario under the same conditions, whatever the variant and level. */
+        private static String group(ResultRow.StepKey key) {
+            return key.scenario() + " " + key.conditions().label();
+        }
+    }
+
     private static List<double[]> byFork(Metric metric, List<SampleRecord> samples, ResultRow row) {
         if (samples.isEmpty()) {
             return List.of(new double[] {metric.of(row)});

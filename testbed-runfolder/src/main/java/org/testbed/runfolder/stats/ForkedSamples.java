@@ -37,6 +37,11 @@ import org.apache.commons.math3.distribution.TDistribution;
  *       when they do not. With two forks the fork-level estimate alone has one degree of freedom
  *       (t = 12.7): without pooling, two clean runs 10 % apart were told apart only three times in
  *       four.</li>
+ *   <li>With two forks and a fork effect the fork-level estimate has one degree of freedom; the
+ *       run's other steps of the same scenario lend theirs ({@link ForkPool}): their forks'
+ *       spread is pooled with this step's when this step's is not beyond it (the same F test),
+ *       so a step whose JVMs disagree as the others' do gets an interval with as many degrees
+ *       of freedom as the run has steps, and one whose JVMs disagree more keeps its own.</li>
  *   <li>A single fork with several iterations has no estimate of the spread between JVMs: its
  *       variance is the iterations' (s<sub>w</sub>²/N, N − 1 degrees of freedom), and its
  *       {@link Estimate#forks()} of 1 lets a caller say so.</li>
@@ -91,13 +96,18 @@ public final class ForkedSamples {
 
     /** The estimate from samples grouped by fork: {@code forks.get(f)} holds fork f's iterations. */
     public static Estimate estimate(List<double[]> forks) {
-        List<double[]> logs = new ArrayList<>();
-        for (double[] fork : forks) {
-            double[] l = Arrays.stream(fork).filter(v -> v > 0 && Double.isFinite(v)).map(Math::log).toArray();
-            if (l.length > 0) {
-                logs.add(l);
-            }
-        }
+        return estimate(forks, ForkPool.NONE);
+    }
+
+    /**
+     * The estimate from samples grouped by fork, with the spread between forks of the run's other
+     * steps ({@code others}, this step not in it) to lean on: when this step's forks differ (a
+     * fork effect) but not beyond what the others' forks do (the F test of its fork means' mean
+     * square against the pool's, p above {@value #POOLING_P}), the two are pooled, with their
+     * degrees of freedom added; otherwise the step keeps its own estimate.
+     */
+    public static Estimate estimate(List<double[]> forks, ForkPool others) {
+        List<double[]> logs = logs(forks);
         int f = logs.size();
         int n = logs.stream().mapToInt(l -> l.length).sum();
         if (n == 0) {
@@ -129,10 +139,34 @@ public final class ForkedSamples {
             return new Estimate(centre, (weightedBetween + within) / (n - 1) / n, n - 1, f, n);
         }
         double floor = withinDf == 0 ? 0 : within / withinDf * (inverseCounts / f);
+        if (others.df() > 0 && !forkEffect(between, others.meanSquare(), f - 1, others.df())) {
+            double shared = (between * (f - 1) + others.sumOfSquares()) / (f - 1 + others.df());
+            return new Estimate(centre, Math.max(shared, floor) / f, f - 1 + others.df(), f, n);
+        }
         return new Estimate(centre, Math.max(between, floor) / f, f - 1, f, n);
     }
 
-    /** Whether the forks differ beyond their iterations' scatter: the F test's p at most {@link #POOLING_P}. */
+    /** Each fork's usable samples (positive, finite) as logs; forks left without any are dropped. */
+    private static List<double[]> logs(List<double[]> forks) {
+        List<double[]> logs = new ArrayList<>();
+        for (double[] fork : forks) {
+            double[] l = Arrays.stream(fork).filter(v -> v > 0 && Double.isFinite(v)).map(Math::log).toArray();
+            if (l.length > 0) {
+                logs.add(l);
+            }
+        }
+        return logs;
+    }
+
+    /** The mean log of each fork with usable samples. */
+    static double[] logMeans(List<double[]> forks) {
+        return logs(forks).stream().mapToDouble(ForkedSamples::mean).toArray();
+    }
+
+    /**
+     * Whether the first mean square is beyond the second (the forks' beyond their iterations', or a
+     * step's forks' beyond the run's other steps'): the F test's p at most {@link #POOLING_P}.
+     */
     static boolean forkEffect(double meanSquareBetween, double meanSquareWithin, int betweenDf, int withinDf) {
         if (!(meanSquareWithin > 0)) {
             return meanSquareBetween > 0;

@@ -82,7 +82,8 @@ final class RunRecorder {
     }
 
     List<StepAggregate> aggregates() {
-        return byStep.values().stream().map(StepAggregate::of).toList();
+        Map<ResultRow.StepKey, StepPools> pools = StepPools.of(byStep);
+        return byStep.entrySet().stream().map(e -> StepAggregate.of(e.getValue(), pools.get(e.getKey()))).toList();
     }
 
     /** Steps with a row in results.csv. */

@@ -1,14 +1,12 @@
 package org.testbed.runner.step;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.stats.ForkPool;
 import org.testbed.runfolder.stats.ForkedSamples;
 import org.testbed.runfolder.stats.MedianInterval;
 import org.testbed.runfolder.stats.Spread;
@@ -24,15 +22,20 @@ import org.testbed.runfolder.stats.Spread;
 record StepAggregate(ResultRow row, StepRecord step) {
 
     static StepAggregate of(List<Sample> samples) {
+        return of(samples, StepPools.NONE);
+    }
+
+    /** @param pools the run's spread between forks of the step's scenario, to lean on ({@link StepPools}) */
+    static StepAggregate of(List<Sample> samples, StepPools pools) {
         if (samples.isEmpty()) {
             throw new IllegalArgumentException("a step without samples");
         }
         Sample typical = samples.stream().sorted(Comparator.comparingDouble(s -> s.row().throughput().rps()))
                 .toList().get((samples.size() - 1) / 2);
         ResultRow t = typical.row();
-        Spread rps = spread(samples, s -> s.row().throughput().rps());
-        Spread p99 = spread(samples, s -> s.row().latency().p99Ms());
-        Spread cpu = spread(samples, s -> s.row().server().cpuMsPerReq());
+        Spread rps = spread(samples, StepPools.RPS, pools.rps());
+        Spread p99 = spread(samples, StepPools.P99, pools.p99());
+        Spread cpu = spread(samples, StepPools.CPU, pools.cpu());
         ResultRow.Origin origin = new ResultRow.Origin(t.origin().runId(), samples.get(0).row().origin().startedAt(),
                 t.origin().host(), t.origin().arch(), t.origin().cpuModel(), t.origin().cpus(), t.origin().jdk());
         ResultRow.Throughput throughput = new ResultRow.Throughput(median(samples, s -> s.row().throughput().durationS()),
@@ -60,19 +63,16 @@ record StepAggregate(ResultRow row, StepRecord step) {
     /**
      * A figure's median and range over all samples, and the {@link ForkedSamples} interval of its
      * centre, the fork (a fresh server) as the unit: iterations of one server scatter less than
-     * servers do, and counting them as independent would give an interval too narrow.
+     * servers do, and counting them as independent would give an interval too narrow. {@code pool}
+     * is the run's spread between forks for the figure, this step's own included (it is taken out).
      */
-    static Spread spread(List<Sample> samples, ToDoubleFunction<Sample> figure) {
+    static Spread spread(List<Sample> samples, ToDoubleFunction<Sample> figure, ForkPool pool) {
         double[] all = Arrays.stream(values(samples, figure)).filter(v -> !Double.isNaN(v)).sorted().toArray();
         if (all.length == 0) {
             return new Spread(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0);
         }
-        Map<Integer, List<Sample>> forks = new TreeMap<>();
-        for (Sample s : samples) {
-            forks.computeIfAbsent(s.sample().repeat(), k -> new ArrayList<>()).add(s);
-        }
-        ForkedSamples.Estimate estimate = ForkedSamples.estimate(forks.values().stream()
-                .map(f -> values(f, figure)).toList());
+        List<double[]> forks = StepPools.byFork(samples, figure);
+        ForkedSamples.Estimate estimate = ForkedSamples.estimate(forks, pool.without(forks));
         if (!estimate.hasNoiseEstimate()) {
             return Spread.single(all[0]);
         }
