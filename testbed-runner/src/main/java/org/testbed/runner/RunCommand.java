@@ -100,7 +100,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
             description = "default (every variant, the mix at 64 users and the delay at 400, 2 forks x 3 iterations of"
-                    + " 3 s; about 21 min on 2 cores), seed (the studies' staircase and 5000 req/s delay; hours), or one study each:"
+                    + " 3 s; about 20 min on 2 cores), seed (the studies' staircase and 5000 req/s delay; hours), or one study each:"
                     + " https (96 users, plain and TLS), staircase (50..1100 users), delay (5000 req/s on 150 ms),"
                     + " gzip-sla (gzip over HTTPS, capacity under p99<=5ms, 10 KB payloads), metrics-cost (metrics off"
                     + " and on); see the runner README")

@@ -16,7 +16,7 @@ import org.testbed.runfolder.Conditions;
  * of them.
  *
  * <ul>
- *   <li>{@code default}: every variant and both scenarios in about 21 minutes on a 2-core machine,
+ *   <li>{@code default}: every variant and both scenarios in about 20 minutes on a 2-core machine,
  *       measured as JMH measures: 2 forks (fresh servers, the variant order rotated) × 3
  *       iterations of 3 s per step, each fork warmed up once per scenario until it is steady
  *       (throughput flat and the JIT's compiler threads idle, with the load CPUs open to them
