@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.testbed.driver.LoadResult.ClientLatency;
+import org.testbed.driver.LoadResult.OperationFigures;
 import org.testbed.driver.LoadResult.Throughput;
 import org.testbed.driver.LoadResult.TransportCounts;
 import org.testbed.driver.proc.ClockTicks;
@@ -37,7 +39,8 @@ import org.testbed.scenario.Workload;
  * Both are counted: {@link LoadResult#tlsHandshakes()}, {@link LoadResult#gzipResponses()}.
  *
  * <p>Counted: responses that arrive inside the window. Requests still in flight when it ends are
- * abandoned (reported in the raw output), not counted.
+ * abandoned (reported in the raw output), not counted. Besides the step's totals, each operation's
+ * ({@link Operations}: the mix's methods, the journey's steps).
  */
 public final class NioHttpDriver implements LoadDriver {
     public static final String NAME = "testbed-nio";
@@ -130,7 +133,7 @@ public final class NioHttpDriver implements LoadDriver {
                 }
             }
             ProcStat cpuAfter = ProcStat.self();
-            return summarize(loops, windows, (end - start) / 1e9, max, level,
+            return summarize(loops, step.operations, windows, (end - start) / 1e9, max, level,
                     ClockTicks.toMillis(cpuAfter.minus(cpuBefore).ticks()));
         } finally {
             // On the way out after a failure, stop the loops before closing their connections under them.
@@ -182,9 +185,9 @@ public final class NioHttpDriver implements LoadDriver {
         return end;
     }
 
-    private static LoadResult summarize(List<EventLoop> loops, int windows, double seconds, Duration max, Level level,
-                                        double cpuMs) {
-        Measurements total = new Measurements(windows);
+    private static LoadResult summarize(List<EventLoop> loops, Operations operations, int windows, double seconds,
+                                        Duration max, Level level, double cpuMs) {
+        Measurements total = new Measurements(windows, operations.size());
         long inFlight = 0;
         long queued = 0;
         int peak = 0;
@@ -201,10 +204,18 @@ public final class NioHttpDriver implements LoadDriver {
         Latency latency = Latency.ofMicros(total.latency);
         Latency uncorrected = level.isOpen() ? Latency.ofMicros(total.uncorrected) : latency;
         Latency lag = level.isOpen() ? Latency.ofMicros(total.scheduleLag) : Latency.NONE;
+        // The operations the window saw: a mix without DELETEs lists none, rather than a row of zeros.
+        List<OperationFigures> figures = new ArrayList<>();
+        int[] seen = IntStream.range(0, operations.size()).filter(i -> total.operationRequests[i] > 0).toArray();
+        for (int i : seen) {
+            long requests = total.operationRequests[i];
+            figures.add(new OperationFigures(operations.labels().get(i), requests, total.operationErrors[i],
+                    seconds > 0 ? requests / seconds : 0, Latency.ofMicros(total.operationLatency[i])));
+        }
         String raw = new DriverReport(level, loops.size(), seconds, max.toNanos() / 1e9, total, perSecond, cpuMs, peak,
-                inFlight, queued).text();
+                inFlight, queued, figures).text();
         return new LoadResult(NAME, new Throughput(total.requests, total.errors, seconds, perSecond),
                 new ClientLatency(latency, uncorrected, lag.p99(), lag.max()), cpuMs, peak,
-                new TransportCounts(total.handshakes, total.compressed), raw);
+                new TransportCounts(total.handshakes, total.compressed), raw, figures);
     }
 }

@@ -37,6 +37,12 @@ class LoadResultTest {
         assertThat(r.scheduleLagMaxMs()).isZero();
     }
 
+    @Test
+    void aDriverThatGivesTotalsOnlyHasNoOperations() {
+        LoadResult r = closedModel("wrk", new Throughput(10, 0, 1, new long[0]));
+        assertThat(r.operations()).isEmpty();
+    }
+
     /** A closed-model result at latency {@link #L}, 10 ms of driver CPU and 4 connections, as wrk's are built. */
     private static LoadResult closedModel(String driver, Throughput throughput) {
         return new LoadResult(driver, throughput, ClientLatency.closedModel(L), 10, 4, TransportCounts.NONE, "");
