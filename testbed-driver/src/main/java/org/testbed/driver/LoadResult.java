@@ -18,21 +18,25 @@ import java.util.Objects;
  * @param raw the driver's own output for the step's raw file
  * @param operations the figures of each operation ({@link OperationFigures}), in the workload's order,
  *     those the window saw; empty when the driver does not break its figures down (wrk)
+ * @param intervals the latencies second by second, total and per operation, for an HdrHistogram
+ *     interval log; {@link IntervalLog#NONE} when the driver keeps none (wrk)
  */
 public record LoadResult(String driver, Throughput throughput, ClientLatency clientLatency, double driverCpuMs,
-                         int peakConnections, TransportCounts transport, String raw, List<OperationFigures> operations) {
+                         int peakConnections, TransportCounts transport, String raw, List<OperationFigures> operations,
+                         IntervalLog intervals) {
 
     public LoadResult {
         Objects.requireNonNull(throughput, "throughput");
         Objects.requireNonNull(clientLatency, "clientLatency");
         Objects.requireNonNull(transport, "transport");
         operations = operations == null ? List.of() : List.copyOf(operations);
+        intervals = intervals == null ? IntervalLog.NONE : intervals;
     }
 
-    /** A result of a driver that gives totals only (wrk): no per-operation figures. */
+    /** A result of a driver that gives totals only (wrk): no per-operation figures, no intervals. */
     public LoadResult(String driver, Throughput throughput, ClientLatency clientLatency, double driverCpuMs,
                       int peakConnections, TransportCounts transport, String raw) {
-        this(driver, throughput, clientLatency, driverCpuMs, peakConnections, transport, raw, List.of());
+        this(driver, throughput, clientLatency, driverCpuMs, peakConnections, transport, raw, List.of(), IntervalLog.NONE);
     }
 
     /**
@@ -201,7 +205,7 @@ public record LoadResult(String driver, Throughput throughput, ClientLatency cli
         return transport.gzipResponses();
     }
 
-    /** Everything but {@link #raw()}: the driver's whole output would drown the figures. */
+    /** Everything but {@link #raw()} and the intervals: the driver's whole output would drown the figures. */
     @Override
     public String toString() {
         return "LoadResult[driver=" + driver + ", " + throughput + ", " + clientLatency + ", driverCpuMs=" + driverCpuMs

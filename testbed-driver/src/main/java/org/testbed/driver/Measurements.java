@@ -10,9 +10,11 @@ import org.HdrHistogram.Histogram;
  * What the window counted: requests per second of the window, errors with their reasons, and three
  * HdrHistograms (microseconds, 3 significant digits) of each request: latency from its intended
  * start, latency from its actual send, and the lag between the two. Per operation ({@link Operations})
- * it counts requests and errors and keeps the latency from the intended start. Each event loop
- * keeps its own, written by the loop's thread only; the coordinator reads the per-second counts while
- * the loop runs (they are atomic for that) and everything else once the loop has finished.
+ * it counts requests and errors and keeps the latency from the intended start, and it records that
+ * latency by second of the window for the interval log ({@link IntervalRecorder}). Each event loop
+ * keeps its own, written by the loop's thread only; the coordinator reads the per-second counts and
+ * collects the finished seconds' histograms while the loop runs (both are made safe for that) and
+ * everything else once the loop has finished.
  */
 final class Measurements {
     static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(1);
@@ -33,6 +35,8 @@ final class Measurements {
     final long[] operationRequests;
     /** Per operation: of those, the failed ones. An error of no request (a failed connect) is in {@link #errors} only. */
     final long[] operationErrors;
+    /** The latency by second of the window, the total's and each operation's. */
+    final IntervalRecorder intervals;
     private final AtomicLongArray perSecond;
     private long windowStart;
     long requests;
@@ -56,6 +60,7 @@ final class Measurements {
         }
         this.operationRequests = new long[operations];
         this.operationErrors = new long[operations];
+        this.intervals = new IntervalRecorder(operations);
     }
 
     void windowStart(long start) {
@@ -74,14 +79,14 @@ final class Measurements {
         if (operation >= 0) {
             operationRequests[operation]++;
         }
+        int second = second(now);
         // Throughput is every answer of the window; latency is the window's own arrivals only. An
         // arrival of the lead-in answered in the window is the server's work, not the window's wait.
         if (intended >= windowStart) {
-            recordLatency(now - intended, operation);
+            recordLatency(now - intended, operation, second);
             record(uncorrected, now - sent);
             record(scheduleLag, sent - intended);
         }
-        int second = second(now);
         // One writer (this loop's thread): a plain read and a release write are enough for the reader.
         perSecond.setRelease(second, perSecond.getPlain(second) + 1);
     }
@@ -91,13 +96,14 @@ final class Measurements {
         return (int) Math.min(perSecond.length() - 1, Math.max(0, (now - windowStart) / SECOND));
     }
 
-    /** The headline latency: the total's and the operation's. */
-    private void recordLatency(long nanos, int operation) {
+    /** The headline latency: the total's, the operation's, and the second's for the interval log. */
+    private void recordLatency(long nanos, int operation, int second) {
         long micros = micros(nanos);
         latency.recordValue(micros);
         if (operation >= 0) {
             operationLatency[operation].recordValue(micros);
         }
+        intervals.record(second, operation, micros);
     }
 
     private static void record(Histogram histogram, long nanos) {
@@ -120,7 +126,7 @@ final class Measurements {
     void unanswered(long intended, long end, long longestNanos, int operation) {
         if (intended >= windowStart && intended < end && end - intended > longestNanos) {
             unanswered++;
-            recordLatency(end - intended, operation);
+            recordLatency(end - intended, operation, second(end));
         }
     }
 
@@ -172,7 +178,8 @@ final class Measurements {
 
     /**
      * Adds another loop's measurements to these (both with as many windows and operations), the
-     * histograms bucket by bucket.
+     * histograms bucket by bucket. Not the seconds of the interval log: the coordinator collects
+     * those from each loop ({@link IntervalRecorder#collect}).
      */
     void add(Measurements other) {
         latency.add(other.latency);

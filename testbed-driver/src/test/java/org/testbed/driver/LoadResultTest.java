@@ -38,9 +38,11 @@ class LoadResultTest {
     }
 
     @Test
-    void aDriverThatGivesTotalsOnlyHasNoOperations() {
+    void aDriverThatGivesTotalsOnlyHasNoOperationsAndNoIntervals() {
         LoadResult r = closedModel("wrk", new Throughput(10, 0, 1, new long[0]));
         assertThat(r.operations()).isEmpty();
+        assertThat(r.intervals()).isSameAs(IntervalLog.NONE);
+        assertThat(r.intervals().isEmpty()).isTrue();
     }
 
     /** A closed-model result at latency {@link #L}, 10 ms of driver CPU and 4 connections, as wrk's are built. */
