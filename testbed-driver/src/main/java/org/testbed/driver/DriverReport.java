@@ -3,13 +3,15 @@ package org.testbed.driver;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
+import org.testbed.driver.LoadResult.OperationFigures;
 
 /**
- * The driver's raw text for a step: summary lines, requests per second of the window, failure
- * reasons, and the HdrHistogram distributions (for open models also the latency from the actual
- * send and the schedule lag).
+ * The driver's raw text for a step: summary lines, each operation's figures when there are several,
+ * requests per second of the window, failure reasons, and the HdrHistogram distributions (for open
+ * models also the latency from the actual send and the schedule lag).
  */
 final class DriverReport {
     private final Level level;
@@ -22,10 +24,12 @@ final class DriverReport {
     private final int peakConnections;
     private final long inFlightAtEnd;
     private final long queuedAtEnd;
+    private final List<OperationFigures> operations;
 
     /** {@code seconds}: the window as run; {@code maxSeconds}: as asked (longer when stopped early). */
     DriverReport(Level level, int loops, double seconds, double maxSeconds, Measurements total, long[] perSecond,
-                 double cpuMs, int peakConnections, long inFlightAtEnd, long queuedAtEnd) {
+                 double cpuMs, int peakConnections, long inFlightAtEnd, long queuedAtEnd,
+                 List<OperationFigures> operations) {
         this.level = level;
         this.loops = loops;
         this.seconds = seconds;
@@ -36,6 +40,7 @@ final class DriverReport {
         this.peakConnections = peakConnections;
         this.inFlightAtEnd = inFlightAtEnd;
         this.queuedAtEnd = queuedAtEnd;
+        this.operations = operations;
     }
 
     String text() {
@@ -60,6 +65,14 @@ final class DriverReport {
         if (level.isOpen()) {
             raw.append(percentiles("latency from the actual send ms (uncorrected):", total.uncorrected));
             raw.append(percentiles("schedule lag ms (actual send - intended start):", total.scheduleLag));
+        }
+        if (operations.size() > 1) {
+            for (OperationFigures o : operations) {
+                Latency l = o.latency();
+                raw.append(String.format(Locale.ROOT, "operation %s: requests=%d errors=%d rps=%.1f latency ms: p50=%.3f"
+                                + " p90=%.3f p99=%.3f p99.9=%.3f max=%.3f%n", o.name(), o.requests(), o.errors(), o.rps(),
+                        l.p50(), l.p90(), l.p99(), l.p999(), l.max()));
+            }
         }
         raw.append("requests per second of the window:");
         for (long count : perSecond) {

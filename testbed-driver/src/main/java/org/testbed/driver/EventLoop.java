@@ -40,7 +40,7 @@ final class EventLoop implements Runnable {
     /** {@code seconds}: the longest the window may last, in whole seconds rounded up. */
     EventLoop(StepContext step, int seconds, Function<EventLoop, ArrivalModel> model) throws IOException {
         this.step = step;
-        this.measured = new Measurements(seconds);
+        this.measured = new Measurements(seconds, step.operations.size());
         this.selector = Selector.open();
         this.connections = new LoopConnections(step, selector, measured, this::ready);
         this.model = model.apply(this);
@@ -181,6 +181,7 @@ final class EventLoop implements Runnable {
         conn.lane = lane;
         RequestSpec spec = lane.next();
         conn.spec = spec;
+        conn.operation = step.operations.indexOf(spec);
         conn.startNanos = startNanos;
         conn.sentNanos = now;
         conn.busy = true;
@@ -252,9 +253,9 @@ final class EventLoop implements Runnable {
             conn.lane = null;
         }
         if (now >= start && now < end) {
-            measured.request(conn.startNanos, conn.sentNanos, now);
+            measured.request(conn.startNanos, conn.sentNanos, now, conn.operation);
             if (!ok) {
-                error(spec.name() + ": " + failure);
+                measured.error(spec.name() + ": " + failure, conn.operation);
             }
         }
         conn.busy = false;
@@ -297,8 +298,8 @@ final class EventLoop implements Runnable {
     private void broken(HttpConnection conn, String why, long now) {
         if (now < end && now >= start) {
             if (conn.busy) {
-                measured.request(conn.startNanos, conn.sentNanos, now);
-                error((conn.spec != null ? conn.spec.name() + ": " : "") + why);
+                measured.request(conn.startNanos, conn.sentNanos, now, conn.operation);
+                measured.error((conn.spec != null ? conn.spec.name() + ": " : "") + why, conn.operation);
             } else {
                 error(why);
             }
@@ -341,18 +342,19 @@ final class EventLoop implements Runnable {
     /**
      * After the loop: the window's arrivals still without an answer (in flight, connecting, or queued
      * in the model) that have waited longer than its slowest answer are counted in the latency at
-     * their wait so far ({@link Measurements#unanswered}).
+     * their wait so far ({@link Measurements#unanswered}); one in flight also in its operation's, the
+     * others had no request yet.
      */
     void censorUnanswered() {
         long longest = measured.longestAnswerNanos();
         for (HttpConnection conn : connections.all()) {
             if (conn.busy) {
-                measured.unanswered(conn.startNanos, end, longest);
+                measured.unanswered(conn.startNanos, end, longest, conn.operation);
             } else if (conn.pendingIntended >= 0) {
-                measured.unanswered(conn.pendingIntended, end, longest);
+                measured.unanswered(conn.pendingIntended, end, longest, -1);
             }
         }
-        model.unanswered(intended -> measured.unanswered(intended, end, longest));
+        model.unanswered(intended -> measured.unanswered(intended, end, longest, -1));
     }
 
     long inFlightAtEnd() {

@@ -24,6 +24,8 @@ final class HttpConnection {
     RequestStream lane;
     final boolean ownsLane;
     RequestSpec spec;
+    /** The current request's operation ({@link Operations#indexOf}), found when it was sent. */
+    int operation = -1;
     /** When the current request was meant to start: latency is measured from here. */
     long startNanos;
     /** When the current request was actually sent: the same in a closed model, maybe later in an open one. */

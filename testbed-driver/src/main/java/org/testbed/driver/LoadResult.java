@@ -1,6 +1,7 @@
 package org.testbed.driver;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -15,14 +16,27 @@ import java.util.Objects;
  * @param peakConnections most connections open at once
  * @param transport TLS handshakes and gzip responses the driver counted
  * @param raw the driver's own output for the step's raw file
+ * @param operations the figures of each operation ({@link OperationFigures}), in the workload's order,
+ *     those the window saw; empty when the driver does not break its figures down (wrk)
+ * @param intervals the latencies second by second, total and per operation, for an HdrHistogram
+ *     interval log; {@link IntervalLog#NONE} when the driver keeps none (wrk)
  */
 public record LoadResult(String driver, Throughput throughput, ClientLatency clientLatency, double driverCpuMs,
-                         int peakConnections, TransportCounts transport, String raw) {
+                         int peakConnections, TransportCounts transport, String raw, List<OperationFigures> operations,
+                         IntervalLog intervals) {
 
     public LoadResult {
         Objects.requireNonNull(throughput, "throughput");
         Objects.requireNonNull(clientLatency, "clientLatency");
         Objects.requireNonNull(transport, "transport");
+        operations = operations == null ? List.of() : List.copyOf(operations);
+        intervals = intervals == null ? IntervalLog.NONE : intervals;
+    }
+
+    /** A result of a driver that gives totals only (wrk): no per-operation figures, no intervals. */
+    public LoadResult(String driver, Throughput throughput, ClientLatency clientLatency, double driverCpuMs,
+                      int peakConnections, TransportCounts transport, String raw) {
+        this(driver, throughput, clientLatency, driverCpuMs, peakConnections, transport, raw, List.of(), IntervalLog.NONE);
     }
 
     /**
@@ -122,6 +136,25 @@ public record LoadResult(String driver, Throughput throughput, ClientLatency cli
         public static final TransportCounts NONE = new TransportCounts(0, 0);
     }
 
+    /**
+     * One operation's share of the step ({@code GET} of the mix, {@code create} of the journey, the
+     * route of a single-route scenario: see {@code Operations}), merged over the event loops as the
+     * totals are: counts added, histograms added bucket by bucket before any percentile is read.
+     *
+     * @param name the operation's label
+     * @param requests its responses in the window, counted as {@link Throughput#requests()} counts
+     *     them: the operations' requests add up to the step's
+     * @param errors of those, the failed ones (an error of no request, a failed connect, is the step's only)
+     * @param rps {@code requests} over the window's length
+     * @param latency its response times, measured as the step's {@link ClientLatency#latency()}
+     */
+    public record OperationFigures(String name, long requests, long errors, double rps, Latency latency) {
+        public OperationFigures {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(latency, "latency");
+        }
+    }
+
     public long requests() {
         return throughput.requests();
     }
@@ -172,10 +205,10 @@ public record LoadResult(String driver, Throughput throughput, ClientLatency cli
         return transport.gzipResponses();
     }
 
-    /** Everything but {@link #raw()}: the driver's whole output would drown the figures. */
+    /** Everything but {@link #raw()} and the intervals: the driver's whole output would drown the figures. */
     @Override
     public String toString() {
         return "LoadResult[driver=" + driver + ", " + throughput + ", " + clientLatency + ", driverCpuMs=" + driverCpuMs
-                + ", peakConnections=" + peakConnections + ", " + transport + "]";
+                + ", peakConnections=" + peakConnections + ", " + transport + ", operations=" + operations + "]";
     }
 }

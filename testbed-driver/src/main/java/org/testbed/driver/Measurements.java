@@ -9,9 +9,12 @@ import org.HdrHistogram.Histogram;
 /**
  * What the window counted: requests per second of the window, errors with their reasons, and three
  * HdrHistograms (microseconds, 3 significant digits) of each request: latency from its intended
- * start, latency from its actual send, and the lag between the two. Each event loop keeps its own,
- * written by the loop's thread only; the coordinator reads the per-second counts while the loop
- * runs (they are atomic for that) and everything else once the loop has finished.
+ * start, latency from its actual send, and the lag between the two. Per operation ({@link Operations})
+ * it counts requests and errors and keeps the latency from the intended start, and it records that
+ * latency by second of the window for the interval log ({@link IntervalRecorder}). Each event loop
+ * keeps its own, written by the loop's thread only; the coordinator reads the per-second counts and
+ * collects the finished seconds' histograms while the loop runs (both are made safe for that) and
+ * everything else once the loop has finished.
  */
 final class Measurements {
     static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(1);
@@ -26,6 +29,14 @@ final class Measurements {
     /** Actual send minus intended start: how far the driver fell behind its schedule. */
     final Histogram scheduleLag = new Histogram(HIGHEST_MICROS, 3);
     final Map<String, Long> failures = new LinkedHashMap<>();
+    /** Per operation, as {@link #latency}: the requests of each kind apart (the headline mixes them). */
+    final Histogram[] operationLatency;
+    /** Per operation: requests counted as {@link #requests} counts them, so that they add up to it. */
+    final long[] operationRequests;
+    /** Per operation: of those, the failed ones. An error of no request (a failed connect) is in {@link #errors} only. */
+    final long[] operationErrors;
+    /** The latency by second of the window, the total's and each operation's. */
+    final IntervalRecorder intervals;
     private final AtomicLongArray perSecond;
     private long windowStart;
     long requests;
@@ -37,9 +48,19 @@ final class Measurements {
     /** Open model: arrivals of the window without an answer when it closed ({@link #unanswered}). */
     long unanswered;
 
-    /** {@code seconds}: how many per-second windows to count in (the longest the window may last, rounded up). */
-    Measurements(int seconds) {
+    /**
+     * {@code seconds}: how many per-second windows to count in (the longest the window may last,
+     * rounded up); {@code operations}: how many operations the workload has.
+     */
+    Measurements(int seconds, int operations) {
         this.perSecond = new AtomicLongArray(Math.max(1, seconds));
+        this.operationLatency = new Histogram[operations];
+        for (int i = 0; i < operations; i++) {
+            operationLatency[i] = new Histogram(HIGHEST_MICROS, 3);
+        }
+        this.operationRequests = new long[operations];
+        this.operationErrors = new long[operations];
+        this.intervals = new IntervalRecorder(operations);
     }
 
     void windowStart(long start) {
@@ -47,28 +68,50 @@ final class Measurements {
     }
 
     /**
-     * A response (or a failure in its place) at {@code now} to a request meant to start at
-     * {@code intended} and sent at {@code sent}.
+     * A response (or a failure in its place) at {@code now} to a request of operation
+     * {@code operation} (-1: none) meant to start at {@code intended} and sent at {@code sent}.
      */
-    void request(long intended, long sent, long now) {
+    void request(long intended, long sent, long now, int operation) {
         if (now < windowStart) {
             return; // answered during the open model's lead-in, before the window
         }
         requests++;
+        if (operation >= 0) {
+            operationRequests[operation]++;
+        }
+        int second = second(now);
         // Throughput is every answer of the window; latency is the window's own arrivals only. An
         // arrival of the lead-in answered in the window is the server's work, not the window's wait.
         if (intended >= windowStart) {
-            record(latency, now - intended);
+            recordLatency(now - intended, operation, second);
             record(uncorrected, now - sent);
             record(scheduleLag, sent - intended);
         }
-        int second = (int) Math.min(perSecond.length() - 1, Math.max(0, (now - windowStart) / SECOND));
         // One writer (this loop's thread): a plain read and a release write are enough for the reader.
         perSecond.setRelease(second, perSecond.getPlain(second) + 1);
     }
 
+    /** The per-second window {@code now} falls in (a response that raced the end goes to the last). */
+    private int second(long now) {
+        return (int) Math.min(perSecond.length() - 1, Math.max(0, (now - windowStart) / SECOND));
+    }
+
+    /** The headline latency: the total's, the operation's, and the second's for the interval log. */
+    private void recordLatency(long nanos, int operation, int second) {
+        long micros = micros(nanos);
+        latency.recordValue(micros);
+        if (operation >= 0) {
+            operationLatency[operation].recordValue(micros);
+        }
+        intervals.record(second, operation, micros);
+    }
+
     private static void record(Histogram histogram, long nanos) {
-        histogram.recordValue(Math.min(Math.max(0, nanos / 1000), HIGHEST_MICROS));
+        histogram.recordValue(micros(nanos));
+    }
+
+    private static long micros(long nanos) {
+        return Math.min(Math.max(0, nanos / 1000), HIGHEST_MICROS);
     }
 
     /**
@@ -80,10 +123,10 @@ final class Measurements {
      * moments, in flight for less than the slowest answer, are left out as before: they would land
      * anywhere in the distribution, and a lower bound would only pull it down.
      */
-    void unanswered(long intended, long end, long longestNanos) {
+    void unanswered(long intended, long end, long longestNanos, int operation) {
         if (intended >= windowStart && intended < end && end - intended > longestNanos) {
             unanswered++;
-            record(latency, end - intended);
+            recordLatency(end - intended, operation, second(end));
         }
     }
 
@@ -100,7 +143,16 @@ final class Measurements {
         compressed++;
     }
 
+    /** A failure of no request (a failed connect). */
     void error(String reason) {
+        error(reason, -1);
+    }
+
+    /** A failure of a request of operation {@code operation} (-1: of none). */
+    void error(String reason, int operation) {
+        if (operation >= 0) {
+            operationErrors[operation]++;
+        }
         errors++;
         if (failures.size() < MAX_REASONS || failures.containsKey(reason)) {
             failures.merge(reason, 1L, Long::sum);
@@ -124,9 +176,18 @@ final class Measurements {
         return counts;
     }
 
-    /** Adds another loop's measurements to these (both with as many windows). */
+    /**
+     * Adds another loop's measurements to these (both with as many windows and operations), the
+     * histograms bucket by bucket. Not the seconds of the interval log: the coordinator collects
+     * those from each loop ({@link IntervalRecorder#collect}).
+     */
     void add(Measurements other) {
         latency.add(other.latency);
+        for (int i = 0; i < operationLatency.length; i++) {
+            operationLatency[i].add(other.operationLatency[i]);
+            operationRequests[i] += other.operationRequests[i];
+            operationErrors[i] += other.operationErrors[i];
+        }
         uncorrected.add(other.uncorrected);
         scheduleLag.add(other.scheduleLag);
         requests += other.requests;

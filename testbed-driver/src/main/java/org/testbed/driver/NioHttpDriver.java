@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.testbed.driver.LoadResult.ClientLatency;
+import org.testbed.driver.LoadResult.OperationFigures;
 import org.testbed.driver.LoadResult.Throughput;
 import org.testbed.driver.LoadResult.TransportCounts;
 import org.testbed.driver.proc.ClockTicks;
@@ -37,7 +39,9 @@ import org.testbed.scenario.Workload;
  * Both are counted: {@link LoadResult#tlsHandshakes()}, {@link LoadResult#gzipResponses()}.
  *
  * <p>Counted: responses that arrive inside the window. Requests still in flight when it ends are
- * abandoned (reported in the raw output), not counted.
+ * abandoned (reported in the raw output), not counted. Besides the step's totals, each operation's
+ * ({@link Operations}: the mix's methods, the journey's steps) and, second by second, the latencies
+ * of both for an HdrHistogram interval log ({@link IntervalLog}).
  */
 public final class NioHttpDriver implements LoadDriver {
     public static final String NAME = "testbed-nio";
@@ -96,6 +100,7 @@ public final class NioHttpDriver implements LoadDriver {
         int windows = (int) Math.max(1, (max.toNanos() + SECOND - 1) / SECOND);
         List<EventLoop> loops = new ArrayList<>();
         List<Thread> running = new ArrayList<>();
+        IntervalLog.Builder intervals = new IntervalLog.Builder(step.operations.size());
         try {
             for (int i = 0; i < threads; i++) {
                 double offset = interval * i / threads;
@@ -113,6 +118,7 @@ public final class NioHttpDriver implements LoadDriver {
             long arrivalsFrom = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
             long start = arrivalsFrom + (level.isOpen() ? OPEN_LEAD_IN_NANOS : 0);
             long end = start + max.toNanos();
+            long startEpochMillis = System.currentTimeMillis() + TimeUnit.NANOSECONDS.toMillis(start - System.nanoTime());
             for (int i = 0; i < threads; i++) {
                 EventLoop loop = loops.get(i);
                 loop.window(arrivalsFrom, start, end);
@@ -121,7 +127,7 @@ public final class NioHttpDriver implements LoadDriver {
                 thread.start();
                 running.add(thread);
             }
-            end = watch(loops, start, end, watcher);
+            end = watch(loops, start, end, watcher, intervals);
             for (Thread thread : running) {
                 thread.join(max.toMillis() + 30_000);
                 if (thread.isAlive()) {
@@ -130,8 +136,8 @@ public final class NioHttpDriver implements LoadDriver {
                 }
             }
             ProcStat cpuAfter = ProcStat.self();
-            return summarize(loops, windows, (end - start) / 1e9, max, level,
-                    ClockTicks.toMillis(cpuAfter.minus(cpuBefore).ticks()));
+            return summarize(loops, step.operations, intervals, windows, startEpochMillis, (end - start) / 1e9, max,
+                    level, ClockTicks.toMillis(cpuAfter.minus(cpuBefore).ticks()));
         } finally {
             // On the way out after a failure, stop the loops before closing their connections under them.
             long now = System.nanoTime();
@@ -148,19 +154,24 @@ public final class NioHttpDriver implements LoadDriver {
     }
 
     /**
-     * Asks {@code watcher} after each completed second of the window whether to stop; stops the
-     * loops when it says so. Returns when the window ends: at {@code end}, or earlier if stopped.
+     * After each completed second of the window: collects the seconds' histograms the loops have
+     * handed over (so that a loop keeps two or three, however long the window), and asks
+     * {@code watcher} whether to stop; stops the loops when it says so. Returns when the window
+     * ends: at {@code end}, or earlier if stopped.
      */
-    private static long watch(List<EventLoop> loops, long start, long end, WindowWatcher watcher)
-            throws InterruptedException {
-        if (watcher == WindowWatcher.NEVER) {
-            return end;
-        }
+    private static long watch(List<EventLoop> loops, long start, long end, WindowWatcher watcher,
+                              IntervalLog.Builder intervals) throws InterruptedException {
         for (int second = 1; start + second * SECOND < end; second++) {
             // A little after the second is over, so that the loops have counted its last responses.
             long due = start + second * SECOND + WATCH_GRACE_NANOS;
             for (long left = due - System.nanoTime(); left > 0; left = due - System.nanoTime()) {
                 TimeUnit.NANOSECONDS.sleep(left);
+            }
+            for (EventLoop loop : loops) {
+                loop.measured.intervals.collect(intervals);
+            }
+            if (watcher == WindowWatcher.NEVER) {
+                continue;
             }
             long[] completed = new long[second];
             for (EventLoop loop : loops) {
@@ -182,9 +193,10 @@ public final class NioHttpDriver implements LoadDriver {
         return end;
     }
 
-    private static LoadResult summarize(List<EventLoop> loops, int windows, double seconds, Duration max, Level level,
+    private static LoadResult summarize(List<EventLoop> loops, Operations operations, IntervalLog.Builder intervals,
+                                        int windows, long startEpochMillis, double seconds, Duration max, Level level,
                                         double cpuMs) {
-        Measurements total = new Measurements(windows);
+        Measurements total = new Measurements(windows, operations.size());
         long inFlight = 0;
         long queued = 0;
         int peak = 0;
@@ -193,6 +205,7 @@ public final class NioHttpDriver implements LoadDriver {
                 loop.censorUnanswered();
             }
             total.add(loop.measured);
+            loop.measured.intervals.collectAll(intervals);
             inFlight += loop.inFlightAtEnd();
             queued += loop.queued();
             peak += loop.peakConnections();
@@ -201,10 +214,19 @@ public final class NioHttpDriver implements LoadDriver {
         Latency latency = Latency.ofMicros(total.latency);
         Latency uncorrected = level.isOpen() ? Latency.ofMicros(total.uncorrected) : latency;
         Latency lag = level.isOpen() ? Latency.ofMicros(total.scheduleLag) : Latency.NONE;
+        // The operations the window saw: a mix without DELETEs lists none, rather than a row of zeros.
+        List<OperationFigures> figures = new ArrayList<>();
+        int[] seen = IntStream.range(0, operations.size()).filter(i -> total.operationRequests[i] > 0).toArray();
+        for (int i : seen) {
+            long requests = total.operationRequests[i];
+            figures.add(new OperationFigures(operations.labels().get(i), requests, total.operationErrors[i],
+                    seconds > 0 ? requests / seconds : 0, Latency.ofMicros(total.operationLatency[i])));
+        }
+        IntervalLog log = intervals.build(startEpochMillis, seconds, perSecond.length, operations.labels(), seen);
         String raw = new DriverReport(level, loops.size(), seconds, max.toNanos() / 1e9, total, perSecond, cpuMs, peak,
-                inFlight, queued).text();
+                inFlight, queued, figures).text();
         return new LoadResult(NAME, new Throughput(total.requests, total.errors, seconds, perSecond),
                 new ClientLatency(latency, uncorrected, lag.p99(), lag.max()), cpuMs, peak,
-                new TransportCounts(total.handshakes, total.compressed), raw);
+                new TransportCounts(total.handshakes, total.compressed), raw, figures, log);
     }
 }

@@ -20,6 +20,8 @@ final class StepContext {
     final byte[] fixedHeaders;
     /** Whether requests ask for gzip, and gzip responses are inflated before they are checked. */
     final boolean gzip;
+    /** What the figures are broken down by: each request's operation is found once, when it is sent. */
+    final Operations operations;
 
     StepContext(Target target, Workload workload, long timeoutNanos, int maxConnections, boolean gzip) {
         this.target = target;
@@ -27,6 +29,7 @@ final class StepContext {
         this.timeoutNanos = timeoutNanos;
         this.maxConnections = maxConnections;
         this.gzip = gzip;
+        this.operations = Operations.of(workload);
         this.fixedHeaders = ("Host: " + target.authority() + "\r\n" + (gzip ? "Accept-Encoding: gzip\r\n" : ""))
                 .getBytes(StandardCharsets.ISO_8859_1);
     }

@@ -37,6 +37,14 @@ class LoadResultTest {
         assertThat(r.scheduleLagMaxMs()).isZero();
     }
 
+    @Test
+    void aDriverThatGivesTotalsOnlyHasNoOperationsAndNoIntervals() {
+        LoadResult r = closedModel("wrk", new Throughput(10, 0, 1, new long[0]));
+        assertThat(r.operations()).isEmpty();
+        assertThat(r.intervals()).isSameAs(IntervalLog.NONE);
+        assertThat(r.intervals().isEmpty()).isTrue();
+    }
+
     /** A closed-model result at latency {@link #L}, 10 ms of driver CPU and 4 connections, as wrk's are built. */
     private static LoadResult closedModel(String driver, Throughput throughput) {
         return new LoadResult(driver, throughput, ClientLatency.closedModel(L), 10, 4, TransportCounts.NONE, "");

@@ -12,7 +12,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
+import org.testbed.item.Item;
+import org.testbed.item.ItemCodec;
 import org.testbed.scenario.KeySpace;
+import org.testbed.scenario.Mix;
 import org.testbed.scenario.Workload;
 import org.testbed.tls.SelfSignedCertificate;
 
@@ -21,7 +24,8 @@ import org.testbed.tls.SelfSignedCertificate;
  * {@code GET /testbed/plaintext} on a single thread, optionally slowly or with another body; over
  * HTTPS with a self-signed certificate when asked, gzip-compressing its answer when the request
  * accepts it and {@link #gzip} is on, closing every connection after its response when
- * {@link #closeEach} is on.
+ * {@link #closeEach} is on. It also answers the item reads and updates of a mix of GETs and POSTs
+ * ({@link #mix}), as the contract does but storing nothing, the updates {@link #slowUpdateMillis} late.
  */
 final class PlaintextServer implements AutoCloseable {
     final AtomicInteger served = new AtomicInteger();
@@ -32,6 +36,8 @@ final class PlaintextServer implements AutoCloseable {
     /** Sends gzip's header with a deflate stream that is not one (a broken compressor). */
     volatile boolean corruptGzip;
     volatile boolean closeEach;
+    /** Per item update (POST): a kind of request slower than the others, on purpose. */
+    volatile int slowUpdateMillis;
     private final HttpServer server;
     private final boolean tls;
     private final ExecutorService executor;
@@ -55,13 +61,7 @@ final class PlaintextServer implements AutoCloseable {
         }
         server.createContext("/testbed/plaintext", exchange -> {
             served.incrementAndGet();
-            if (slowMillis > 0) {
-                try {
-                    Thread.sleep(slowMillis);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
+            pause(slowMillis);
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             String accept = exchange.getRequestHeaders().getFirst("Accept-Encoding");
             if (gzip && accept != null && accept.contains("gzip")) {
@@ -77,8 +77,41 @@ final class PlaintextServer implements AutoCloseable {
             exchange.getResponseBody().write(bytes);
             exchange.close();
         });
+        server.createContext("/testbed/items/", exchange -> {
+            served.incrementAndGet();
+            String id = exchange.getRequestURI().getPath().substring("/testbed/items/".length());
+            byte[] bytes;
+            switch (exchange.getRequestMethod()) {
+                case "GET" -> bytes = ItemCodec.encode(new Item(id, "stored", ""));
+                case "POST" -> {
+                    Item written = ItemCodec.decode(id, exchange.getRequestBody().readAllBytes());
+                    pause(slowUpdateMillis);
+                    bytes = ItemCodec.encode(written);
+                }
+                default -> {
+                    exchange.sendResponseHeaders(405, -1);
+                    exchange.close();
+                    return;
+                }
+            }
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.getResponseHeaders().set("ETag", "\"1\"");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
         server.setExecutor(executor);
         server.start();
+    }
+
+    private static void pause(int millis) {
+        if (millis > 0) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private static byte[] gzip(byte[] bytes) throws IOException {
@@ -95,6 +128,13 @@ final class PlaintextServer implements AutoCloseable {
 
     static Workload plaintext() {
         return Workload.of("plaintext", Workload.Settings.defaults(new KeySpace("t", "u")));
+    }
+
+    /** The read-heavy mix at {@code mix}'s weights; of this server's item routes it uses GET and POST only. */
+    static Workload mix(Mix mix) {
+        Workload.Settings defaults = Workload.Settings.defaults(new KeySpace("t", "u"));
+        return Workload.of("mix", new Workload.Settings(defaults.keys(), defaults.seed(), defaults.payloadSize(), 10, mix,
+                defaults.delayMs()));
     }
 
     @Override

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.counters.CountersCsv;
 import org.testbed.runfolder.csv.CsvTable;
+import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepsCsv;
 
@@ -29,7 +30,8 @@ class DesignDocumentTest {
     private static final Path DESIGN = Path.of("../docs/DESIGN.md");
 
     static Stream<Arguments> tables() {
-        return Stream.of(ResultsCsv.TABLE, StepsCsv.TABLE, SamplesCsv.TABLE, CountersCsv.TABLE, CapacityCsv.TABLE)
+        return Stream.of(ResultsCsv.TABLE, StepsCsv.TABLE, SamplesCsv.TABLE, OperationsCsv.TABLE, CountersCsv.TABLE,
+                        CapacityCsv.TABLE)
                 .map(t -> Arguments.of(t.file(), t));
     }
 

@@ -14,7 +14,7 @@ import org.testbed.runfolder.EnvironmentFile;
 
 /**
  * One table of a run folder ({@code results.csv}, {@code steps.csv}, {@code samples.csv},
- * {@code counters.csv}, {@code capacity.csv}): its columns, each defined once ({@link Column}), and
+ * {@code operations.csv}, {@code counters.csv}, {@code capacity.csv}): its columns, each defined once ({@link Column}), and
  * how a record is read back. Files are complete after every append, and a rewrite goes through a
  * move ({@link Csv#write}), so a run stopped midway keeps what it measured.
  *

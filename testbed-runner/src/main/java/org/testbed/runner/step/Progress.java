@@ -2,11 +2,14 @@ package org.testbed.runner.step;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.StepRecord;
 
 /**
@@ -81,7 +84,8 @@ public final class Progress {
 
     /**
      * One line per measured sample: its figures, the flags that make them suspect, and once a step
-     * has two samples or more, the range of its throughput and p99 so far.
+     * has two samples or more, the range of its throughput and p99 so far. A sample of several
+     * operations adds one indented line of their p99s ({@link #perOperation}).
      */
     void step(Sample sample) {
         stepsDone++;
@@ -102,7 +106,29 @@ public final class Progress {
                 (sample.sample().caveats().steady() ? "" : "  NOT STEADY") + (sample.sample().caveats().warmupSettled() ? "" : "  WARM-UP CUT SHORT"),
                 row.throughput().errors() > 0 ? "  errors " + row.throughput().errors() : "",
                 spread, eta());
+        String operations = perOperation(sample.operations());
+        if (!operations.isEmpty()) {
+            out.println(operations);
+        }
         out.flush();
+    }
+
+    /**
+     * Each operation's p99, in the driver's order, and the share of the requests of the most frequent
+     * one, so that the line says which figure dominates the step's: {@code per operation p99: GET
+     * 3.100 ms (80%), POST 4.900 ms, ...}. Empty for a sample of one operation (or none), whose p99
+     * the step line has.
+     */
+    static String perOperation(List<OperationRecord> operations) {
+        if (operations.size() < 2) {
+            return "";
+        }
+        long total = operations.stream().mapToLong(OperationRecord::requests).sum();
+        OperationRecord most = operations.stream().max(Comparator.comparingLong(OperationRecord::requests)).orElseThrow();
+        return operations.stream()
+                .map(o -> String.format(Locale.ROOT, "%s %.3f ms", o.operation(), o.latency().p99Ms())
+                        + (o == most && total > 0 ? String.format(Locale.ROOT, " (%.0f%%)", 100.0 * o.requests() / total) : ""))
+                .collect(Collectors.joining(", ", "     per operation p99: ", ""));
     }
 
     /**

@@ -11,13 +11,16 @@ import org.testbed.runfolder.ResultsCsv;
 import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.counters.CountersCsv;
+import org.testbed.runfolder.csv.OperationRecord;
+import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
 
 /**
  * Writes a run's tables as the samples come in, so that the files are complete after every
- * variant should the run be stopped: every sample is appended to {@code samples.csv}, and
+ * variant should the run be stopped: every sample is appended to {@code samples.csv} (and its
+ * operations to {@code operations.csv}), and
  * {@code results.csv} and {@code steps.csv} are rewritten (whole, through a move) with one row per step, the
  * {@link StepAggregate} of its samples so far, steps in the order first measured.
  */
@@ -25,6 +28,7 @@ final class RunRecorder {
     private final Path resultsCsv;
     private final Path stepsCsv;
     private final Path samplesCsv;
+    private final Path operationsCsv;
     private final Path countersCsv;
     private final Path capacityCsv;
     private final Map<ResultRow.StepKey, List<Sample>> byStep = new LinkedHashMap<>();
@@ -33,6 +37,7 @@ final class RunRecorder {
         this.resultsCsv = out.resolve(ResultsCsv.FILE);
         this.stepsCsv = out.resolve(StepsCsv.FILE);
         this.samplesCsv = out.resolve(SamplesCsv.FILE);
+        this.operationsCsv = out.resolve(OperationsCsv.FILE);
         this.countersCsv = out.resolve(CountersCsv.FILE);
         this.capacityCsv = out.resolve(CapacityCsv.FILE);
     }
@@ -46,6 +51,7 @@ final class RunRecorder {
         ResultsCsv.create(recorder.resultsCsv);
         StepsCsv.TABLE.create(recorder.stepsCsv);
         SamplesCsv.TABLE.create(recorder.samplesCsv);
+        OperationsCsv.TABLE.create(recorder.operationsCsv);
         if (counters) {
             CountersCsv.TABLE.create(recorder.countersCsv);
         }
@@ -57,6 +63,9 @@ final class RunRecorder {
 
     void record(Sample sample) throws IOException {
         SamplesCsv.TABLE.append(samplesCsv, sample.sample());
+        for (OperationRecord operation : sample.operations()) {
+            OperationsCsv.TABLE.append(operationsCsv, operation);
+        }
         if (sample.counters() != null) {
             CountersCsv.TABLE.append(countersCsv, sample.counters());
         }

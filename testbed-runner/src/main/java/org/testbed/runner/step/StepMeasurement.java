@@ -12,6 +12,7 @@ import java.util.Optional;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.counters.CounterReading;
 import org.testbed.runfolder.counters.CounterRecord;
+import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.price.Pricing;
@@ -36,7 +37,8 @@ import org.testbed.variant.Variant;
 /**
  * Measures one step once: reads the server before, applies the load for the step's window (with a
  * flame graph if asked), reads the server after, and turns it into a {@link Sample} whose raw file
- * is written at once.
+ * and interval log (the latencies second by second, {@code .hlog} beside the raw file) are written
+ * at once.
  */
 final class StepMeasurement {
     private final RunSettings settings;
@@ -138,6 +140,11 @@ final class StepMeasurement {
                 raw, result.tlsHandshakes(), result.gzipResponses());
 
         CounterRecord counters = counted == null ? null : CounterRecord.of(row.key(), repeat, result.requests(), counted);
+        List<OperationRecord> operations = result.operations().stream()
+                .map(o -> new OperationRecord(key, repeat, iteration, o.name(), o.requests(), o.errors(), o.rps(),
+                        new ResultRow.Latencies(o.latency().p50(), o.latency().p90(), o.latency().p99(),
+                                o.latency().p999(), o.latency().max())))
+                .toList();
 
         String rawText = RawStepLog.text(variant, pid, jdk.label(), workload.name(), level, repeat, startedAt,
                 before, after, memory.rssMb(), memory.vmHwmKb() / 1024.0, load, loadCpus, steadiness(trend, warmUp), result);
@@ -148,7 +155,13 @@ final class StepMeasurement {
             rawText += "\nperf stat of the server over the step (totals):\n" + counted.describe();
         }
         Files.writeString(rawFile, rawText, StandardCharsets.UTF_8);
-        return new Sample(row, step, sample, counters);
+        if (!result.intervals().isEmpty()) {
+            result.intervals().write(rawFile.resolveSibling(slug + ".hlog"), List.of(String.format(Locale.ROOT,
+                    "variant %s (%s), scenario %s, level %s, conditions %s, repeat %d, iteration %d, driver %s, started %s",
+                    variant.name(), variant.mode(), workload.name(), level.label(), settings.conditions().label(), repeat,
+                    iteration, result.driver(), startedAt)));
+        }
+        return new Sample(row, step, sample, counters, operations);
     }
 
     /** The run's price on the server's machine, or empty without one. */

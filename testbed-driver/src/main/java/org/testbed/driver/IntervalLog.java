@@ -1,0 +1,186 @@
+package org.testbed.driver;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+import org.HdrHistogram.PackedHistogram;
+
+/**
+ * A step's latencies second by second, as HdrHistogram interval logs hold them: for each second of
+ * the window one histogram of every operation's latencies (the headline's: from the intended start,
+ * in microseconds) and one per operation, so that any stretch of a step, or the same operation over
+ * many steps, can be added up later without averaging percentiles.
+ *
+ * <p>Interval {@code i} holds the answers that arrived in [start + i s, start + (i + 1) s), as
+ * {@link LoadResult.Throughput#perSecond()} counts them, the last one shorter when the window is not
+ * whole. Their latencies are those the headline counts: in the open model the window's own arrivals
+ * (an answer to an arrival of the lead-in is left out), and an arrival of the window still without
+ * an answer at its end counts in the last interval at its wait so far. Such an arrival still queued
+ * in the driver had no request yet, hence no operation: the only latencies of the untagged
+ * histograms that no tagged one has.
+ *
+ * <p>Seconds are kept packed ({@link PackedHistogram}: the same range and precision as the
+ * headline's, so sums are exact, but memory for the values seen only), a few KB each.
+ */
+public final class IntervalLog {
+    /** A driver that keeps no intervals (wrk). */
+    public static final IntervalLog NONE = new IntervalLog(List.of(), 0, 0, List.of(), List.of());
+    /** The Interval_Max column in milliseconds: values are microseconds. */
+    private static final double MAX_IN_MS = 1000.0;
+
+    private final List<String> operations;
+    private final long startEpochMillis;
+    private final double seconds;
+    private final List<Histogram> totals;
+    private final List<List<Histogram>> byOperation;
+
+    private IntervalLog(List<String> operations, long startEpochMillis, double seconds, List<Histogram> totals,
+                        List<List<Histogram>> byOperation) {
+        this.operations = List.copyOf(operations);
+        this.startEpochMillis = startEpochMillis;
+        this.seconds = seconds;
+        this.totals = List.copyOf(totals);
+        this.byOperation = List.copyOf(byOperation);
+    }
+
+    /** The operations' labels, each the tag of its histograms, in the workload's order. */
+    public List<String> operations() {
+        return operations;
+    }
+
+    /** How many intervals: one per second of the window, the last one maybe partial. */
+    public int intervals() {
+        return totals.size();
+    }
+
+    public boolean isEmpty() {
+        return totals.isEmpty();
+    }
+
+    /** When the window began, milliseconds since the epoch: the log's start time. */
+    public long startEpochMillis() {
+        return startEpochMillis;
+    }
+
+    /**
+     * Writes the log to {@code file} with HdrHistogram's {@link HistogramLogWriter}: {@code comments}
+     * (one comment line each) and what the values are, the format version, the start time (also the
+     * base time: interval timestamps are seconds from the window's start), the legend, then per
+     * interval the untagged histogram of all operations and one tagged with each operation.
+     */
+    public void write(Path file, List<String> comments) throws IOException {
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
+            write(out, comments);
+        }
+    }
+
+    /** As {@link #write(Path, List)}, to a stream the caller closes. */
+    public void write(OutputStream out, List<String> comments) throws IOException {
+        PrintStream print = new PrintStream(out, false, StandardCharsets.UTF_8);
+        HistogramLogWriter log = new HistogramLogWriter(print);
+        for (String comment : comments) {
+            comment.lines().forEach(log::outputComment);
+        }
+        log.outputComment("latency in microseconds, as the step's (from the intended start; a closed model's from the"
+                + " request's write), Interval_Max in ms; one interval per second of the window; untagged: all"
+                + " operations, Tag=<operation>: one of " + String.join(" ", operations));
+        log.outputLogFormatVersion();
+        log.outputStartTime(startEpochMillis);
+        log.outputBaseTime(startEpochMillis);
+        log.outputLegend();
+        for (int i = 0; i < totals.size(); i++) {
+            double from = i;
+            double to = Math.min(i + 1, seconds);
+            log.outputIntervalHistogram(from, to, totals.get(i), MAX_IN_MS);
+            for (Histogram h : byOperation.get(i)) {
+                log.outputIntervalHistogram(from, to, h, MAX_IN_MS);
+            }
+        }
+        print.flush();
+        if (print.checkError()) {
+            throw new IOException("the interval log could not be written");
+        }
+    }
+
+    /**
+     * Gathers the seconds the loops hand over ({@link IntervalRecorder}), from the coordinator's
+     * thread only, and makes the log of the window once it has ended (once: it gives its histograms away).
+     */
+    static final class Builder {
+        private final int operations;
+        /** By second: the total's histogram, then each operation's. */
+        private final List<Histogram[]> seconds = new ArrayList<>();
+
+        Builder(int operations) {
+            this.operations = operations;
+        }
+
+        void add(IntervalRecorder.Second second) {
+            Histogram[] set = second(second.index);
+            set[0].add(second.total);
+            for (int i = 0; i < operations; i++) {
+                set[i + 1].add(second.operations[i]);
+            }
+        }
+
+        private Histogram[] second(int index) {
+            while (seconds.size() <= index) {
+                Histogram[] set = new Histogram[operations + 1];
+                for (int i = 0; i < set.length; i++) {
+                    set[i] = new PackedHistogram(Measurements.HIGHEST_MICROS, 3);
+                }
+                seconds.add(set);
+            }
+            return seconds.get(index);
+        }
+
+        /**
+         * The log of a window of {@code seconds} that began at {@code startEpochMillis}, in
+         * {@code intervals} intervals (a second after the last goes to the last, as the per-second
+         * counts do), with the operations {@code included} (indexes into {@code labels}).
+         */
+        IntervalLog build(long startEpochMillis, double seconds, int intervals, List<String> labels, int[] included) {
+            Histogram[] last = second(intervals - 1);
+            while (this.seconds.size() > intervals) {
+                Histogram[] later = this.seconds.remove(this.seconds.size() - 1);
+                for (int i = 0; i < last.length; i++) {
+                    last[i].add(later[i]);
+                }
+            }
+            List<String> tags = new ArrayList<>();
+            for (int op : included) {
+                tags.add(labels.get(op));
+            }
+            List<Histogram> totals = new ArrayList<>();
+            List<List<Histogram>> byOperation = new ArrayList<>();
+            for (int i = 0; i < intervals; i++) {
+                long from = startEpochMillis + i * 1000L;
+                long to = startEpochMillis + Math.round(1000 * Math.min(i + 1, seconds));
+                Histogram[] set = this.seconds.get(i);
+                totals.add(stamped(set[0], from, to));
+                List<Histogram> ops = new ArrayList<>();
+                for (int k = 0; k < included.length; k++) {
+                    Histogram h = stamped(set[included[k] + 1], from, to);
+                    h.setTag(tags.get(k));
+                    ops.add(h);
+                }
+                byOperation.add(ops);
+            }
+            return new IntervalLog(tags, startEpochMillis, seconds, totals, byOperation);
+        }
+
+        private static Histogram stamped(Histogram h, long from, long to) {
+            h.setStartTimeStamp(from);
+            h.setEndTimeStamp(to);
+            return h;
+        }
+    }
+}
