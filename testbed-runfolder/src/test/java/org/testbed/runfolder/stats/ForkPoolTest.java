@@ -2,6 +2,7 @@ package org.testbed.runfolder.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.testbed.runfolder.stats.SyntheticForks.forks;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -122,18 +123,5 @@ class ForkPoolTest {
             run.add(forks(random, 2, 3, between, 0.01));
         }
         return run;
-    }
-
-    private static List<double[]> forks(Random random, int forks, int iterations, double between, double within) {
-        List<double[]> out = new ArrayList<>();
-        for (int f = 0; f < forks; f++) {
-            double landed = 1000 * Math.exp(between * random.nextGaussian());
-            double[] fork = new double[iterations];
-            for (int i = 0; i < iterations; i++) {
-                fork[i] = landed * Math.exp(within * random.nextGaussian());
-            }
-            out.add(fork);
-        }
-        return out;
     }
 }

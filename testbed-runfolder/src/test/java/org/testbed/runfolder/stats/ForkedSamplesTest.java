@@ -2,8 +2,8 @@ package org.testbed.runfolder.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.testbed.runfolder.stats.SyntheticForks.forks;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -147,19 +147,6 @@ class ForkedSamplesTest {
 
     private static RatioInterval ratio(List<double[]> a, List<double[]> b) {
         return ForkedSamples.ratio(ForkedSamples.estimate(a), ForkedSamples.estimate(b));
-    }
-
-    private static List<double[]> forks(Random random, int forks, int iterations, double between, double within) {
-        List<double[]> out = new ArrayList<>();
-        for (int f = 0; f < forks; f++) {
-            double landed = 1000 * Math.exp(between * random.nextGaussian());
-            double[] fork = new double[iterations];
-            for (int i = 0; i < iterations; i++) {
-                fork[i] = landed * Math.exp(within * random.nextGaussian());
-            }
-            out.add(fork);
-        }
-        return out;
     }
 
     private static List<double[]> scaled(List<double[]> forks, double factor) {
