@@ -111,6 +111,13 @@ final class DriveCommand implements Callable<Integer> {
                         + " driver CPU %.0f ms = %.1f%% of %d CPU(s)%n", d.name(), scenario, level.label(), r.requests(), r.errors(),
                 r.rps(), r.latency().p50(), r.latency().p90(), r.latency().p99(), r.latency().p999(), r.latency().max(),
                 r.driverCpuMs(), 100 * r.driverCpuMs() / (r.seconds() * 1000 * cpus), cpus);
+        if (r.operations().size() > 1) {
+            for (LoadResult.OperationFigures op : r.operations()) {
+                System.out.printf(Locale.ROOT, "  %-12s %d requests, %d errors, %.0f req/s, p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f max %.3f ms%n",
+                        op.name(), op.requests(), op.errors(), op.rps(), op.latency().p50(), op.latency().p90(),
+                        op.latency().p99(), op.latency().p999(), op.latency().max());
+            }
+        }
         if (target.tls() || gzip) {
             System.out.printf(Locale.ROOT, "TLS handshakes %d, gzip responses %d%n", r.tlsHandshakes(), r.gzipResponses());
         }
