@@ -15,6 +15,7 @@ import org.testbed.runfolder.SyntheticRun;
 import org.testbed.runfolder.SyntheticRun.Operation;
 import org.testbed.runfolder.compare.OperationComparison.Figure;
 import org.testbed.runfolder.compare.OperationComparison.OperationChange;
+import org.testbed.runfolder.report.Chromium;
 import org.testbed.runfolder.stats.ForkPool;
 import org.testbed.runfolder.stats.Verdict;
 
@@ -115,6 +116,10 @@ class OperationComparisonTest {
         assertThat(ops.notes()).singleElement().asString().startsWith("A has no per-operation figures (no operations.csv");
         assertThat(ops.text()).startsWith("\nper operation: A has no per-operation figures");
         assertThat(Csv.parse(Files.readString(CompareWriter.writeOperationsCsv(ops, dir.resolve("ops.csv"))))).hasSize(1);
+
+        String dom = Chromium.dumpDom(CompareWriter.html(a, b, c, dir.resolve("compare.html")));
+        assertThat(dom).contains("data-render=\"ok\"").contains("Per operation: A has no per-operation figures")
+                .doesNotContain("id=\"operation-changes\"");
     }
 
     @Test
@@ -131,5 +136,26 @@ class OperationComparisonTest {
         });
         assertThat(ops.notes()).containsExactly("vertx mix c=64: DELETE in A only");
         assertThat(ops.text()).contains("per operation: vertx mix c=64: DELETE in A only");
+    }
+
+    @Test
+    void thePageShowsEachOperationWithItsVerdicts() throws Exception {
+        Path a = SyntheticRun.write(dir.resolve("a"), List.of(MIX, OTHER));
+        Path b = SyntheticRun.write(dir.resolve("b"), List.of(MIX.withOperations(Operation.mix(2, 3, 6, 3)), OTHER));
+        Path page = CompareWriter.html(a, b, CompareWriter.load(a, b), dir.resolve("compare.html"));
+        String dom = Chromium.dumpDom(page);
+        assertThat(dom).contains("data-render=\"ok\"").contains("<h2>Per operation, B/A</h2>")
+                .containsPattern("<li class=\"worse\">vertx mix c=64 PUT p99 2\\.000× \\[\\d\\.\\d{3}, \\d\\.\\d{3}\\] slower");
+        // The page's lead, which says the steps did not change, points to the operation that did.
+        assertThat(dom).contains("Nothing changed beyond noise (6 figures compared).")
+                .contains("<a href=\"#operations\">1 per-operation figure(s) changed beyond noise</a>");
+        assertThat(dom.indexOf("id=\"operations-changed\"")).isLessThan(dom.indexOf("<svg"));
+        // One row per operation of the two steps, each with its three figures' verdicts in the page's colours.
+        int section = dom.indexOf("id=\"operations\"");
+        assertThat(section).isPositive();
+        String table = dom.substring(dom.indexOf("<tbody>", section), dom.indexOf("</tbody>", section));
+        assertThat(table.split("<tr").length - 1).isEqualTo(8);
+        assertThat(table).contains("<td class=\"worse\">2.000</td>").contains("<td class=\"l noise\">within noise (n 6/6)</td>");
+        Chromium.screenshot(page, Path.of("target", "compare-operations.png"));
     }
 }
