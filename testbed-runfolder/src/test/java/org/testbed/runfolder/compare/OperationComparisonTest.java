@@ -9,8 +9,10 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.Csv;
 import org.testbed.runfolder.Records;
+import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.SyntheticRun;
 import org.testbed.runfolder.SyntheticRun.Operation;
 import org.testbed.runfolder.compare.OperationComparison.Figure;
@@ -136,6 +138,23 @@ class OperationComparisonTest {
         });
         assertThat(ops.notes()).containsExactly("vertx mix c=64: DELETE in A only");
         assertThat(ops.text()).contains("per operation: vertx mix c=64: DELETE in A only");
+    }
+
+    @Test
+    void thePriceOfAConditionIsComparedPerOperationToo() throws Exception {
+        Conditions tls = Conditions.parse("tls");
+        ResultRow.StepKey key = MIX.key();
+        SyntheticRun.Step overTls = new SyntheticRun.Step(new ResultRow.StepKey(key.variant(), key.scenario(), key.concurrency(),
+                key.targetRps(), tls), MIX.rps(), MIX.p99Ms(), MIX.cpuMsPerReq(), 0, 2, 3, "", Operation.mix(2, 3, 6, 3));
+        Path run = SyntheticRun.write(dir.resolve("both"), List.of(MIX, overTls));
+        Comparison c = CompareWriter.load(run, Conditions.PLAIN, run, tls);
+        OperationComparison ops = CompareWriter.operations(run, Conditions.PLAIN, run, tls, c);
+        assertThat(ops.notes()).isEmpty();
+        assertThat(ops.findings()).singleElement().satisfies(f -> {
+            assertThat(f.operation()).isEqualTo("PUT");
+            assertThat(f.figure()).isEqualTo(Figure.P99);
+            assertThat(f.judgement().verdict()).isEqualTo(Verdict.SLOWER);
+        });
     }
 
     @Test
