@@ -14,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.testbed.runfolder.capacity.CapacityCsv;
+import org.testbed.runfolder.compare.OperationComparison;
 import org.testbed.runfolder.counters.CountersCsv;
 import org.testbed.runfolder.csv.CsvTable;
 import org.testbed.runfolder.csv.OperationsCsv;
@@ -31,7 +32,7 @@ class DesignDocumentTest {
 
     static Stream<Arguments> tables() {
         return Stream.of(ResultsCsv.TABLE, StepsCsv.TABLE, SamplesCsv.TABLE, OperationsCsv.TABLE, CountersCsv.TABLE,
-                        CapacityCsv.TABLE)
+                        CapacityCsv.TABLE, OperationComparison.TABLE)
                 .map(t -> Arguments.of(t.file(), t));
     }
 
@@ -43,9 +44,9 @@ class DesignDocumentTest {
                 .containsExactlyElementsOf(table.names());
     }
 
-    /** The first cells of the table rows between the heading {@code ### name} and the next heading. */
+    /** The first cells of the table rows between the heading {@code ### name} (or {@code ####}) and the next heading. */
     private static List<String> documentedColumns(String markdown, String name) {
-        Matcher heading = Pattern.compile("^### `?" + Pattern.quote(name) + "`?\\s*$", Pattern.MULTILINE).matcher(markdown);
+        Matcher heading = Pattern.compile("^#{3,4} `?" + Pattern.quote(name) + "`?\\s*$", Pattern.MULTILINE).matcher(markdown);
         assertThat(heading.find()).as("docs/DESIGN.md has a heading '### %s'", name).isTrue();
         int start = heading.end();
         Matcher next = Pattern.compile("^#{1,6} ", Pattern.MULTILINE).matcher(markdown);

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 import org.testbed.runfolder.ResultRow.StepKey;
+import org.testbed.runfolder.csv.OperationRecord;
+import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepRecord;
@@ -40,38 +42,65 @@ public final class SyntheticRun {
      * @param forks fresh servers it was measured in
      * @param iterations measurements in each
      * @param sla the objective it probed for as a step of a capacity search, or empty
+     * @param operations its kinds of request, for operations.csv; none: the run has no operations.csv
      */
     public record Step(StepKey key, double rps, double p99Ms, double cpuMsPerReq, long errors, int forks, int iterations,
-                       String sla) {
+                       String sla, List<Operation> operations) {
         /** A planned step of 2 forks × 3 iterations without errors. */
         public static Step of(StepKey key, double rps, double p99Ms, double cpuMsPerReq) {
-            return new Step(key, rps, p99Ms, cpuMsPerReq, 0, 2, 3, "");
+            return new Step(key, rps, p99Ms, cpuMsPerReq, 0, 2, 3, "", List.of());
+        }
+
+        /** The same step, its samples broken down into these operations in operations.csv. */
+        public Step withOperations(List<Operation> operations) {
+            return new Step(key, rps, p99Ms, cpuMsPerReq, errors, forks, iterations, sla, List.copyOf(operations));
         }
 
         public Step times(int forks, int iterations) {
-            return new Step(key, rps, p99Ms, cpuMsPerReq, errors, forks, iterations, sla);
+            return new Step(key, rps, p99Ms, cpuMsPerReq, errors, forks, iterations, sla, operations);
         }
 
         public Step withErrors(long errors) {
-            return new Step(key, rps, p99Ms, cpuMsPerReq, errors, forks, iterations, sla);
+            return new Step(key, rps, p99Ms, cpuMsPerReq, errors, forks, iterations, sla, operations);
         }
 
         public Step probing(String sla) {
-            return new Step(key, rps, p99Ms, cpuMsPerReq, errors, forks, iterations, sla);
+            return new Step(key, rps, p99Ms, cpuMsPerReq, errors, forks, iterations, sla, operations);
         }
 
         /** The same step, its throughput times {@code rps} and its p99 and CPU times {@code cost}: 2× slower is (0.5, 2). */
         public Step scaled(double rps, double cost) {
-            return new Step(key, this.rps * rps, p99Ms * cost, cpuMsPerReq * cost, errors, forks, iterations, sla);
+            return new Step(key, this.rps * rps, p99Ms * cost, cpuMsPerReq * cost, errors, forks, iterations, sla, operations);
         }
     }
 
-    /** Writes results.csv, steps.csv, samples.csv and a minimal environment.json into {@code dir}. */
+    /**
+     * One kind of request of a step: its share of the step's requests, its own median and p99 (p90
+     * halfway between, p99.9 1.5 times p99, the largest twice), scattered sample by sample as the step's.
+     */
+    public record Operation(String name, double share, double p50Ms, double p99Ms) {
+        /** The mix's four methods at its weights (80:10:5:5), each with a median of 1 ms and this p99. */
+        public static List<Operation> mix(double getP99Ms, double postP99Ms, double putP99Ms, double deleteP99Ms) {
+            return List.of(new Operation("GET", 0.8, 1, getP99Ms), new Operation("POST", 0.1, 1, postP99Ms),
+                    new Operation("PUT", 0.05, 1, putP99Ms), new Operation("DELETE", 0.05, 1, deleteP99Ms));
+        }
+
+        /** Its latencies in a sample whose throughput was {@code w} times the step's. */
+        ResultRow.Latencies latencies(double w) {
+            return new ResultRow.Latencies(p50Ms / w, (p50Ms + p99Ms) / 2 / w, p99Ms / w, 1.5 * p99Ms / w, 2 * p99Ms / w);
+        }
+    }
+
+    /**
+     * Writes results.csv, steps.csv, samples.csv and a minimal environment.json into {@code dir}, and
+     * operations.csv when a step has {@link Step#operations()}.
+     */
     public static Path write(Path dir, List<Step> steps) throws IOException {
         Files.createDirectories(dir);
         List<ResultRow> rows = new ArrayList<>();
         List<StepRecord> records = new ArrayList<>();
         List<SampleRecord> samples = new ArrayList<>();
+        List<OperationRecord> operations = new ArrayList<>();
         for (Step s : steps) {
             List<SampleRecord> own = new ArrayList<>();
             int i = 0;
@@ -83,6 +112,11 @@ public final class SyntheticRun {
                     own.add(new SampleRecord(sample.key(), fork, iteration, new SampleRecord.Figures(sample.figures().rps(),
                             sample.figures().latP99Ms(), sample.figures().cpuMsPerReq(), s.errors()), sample.open(),
                             sample.caveats(), sample.raw(), 0, 0));
+                    for (Operation op : s.operations()) {
+                        double rps = s.rps() * w * op.share();
+                        operations.add(new OperationRecord(s.key(), fork, iteration, op.name(), Math.round(rps * 10), 0,
+                                rps, op.latencies(w)));
+                    }
                 }
             }
             Spread rps = spread(own, x -> x.figures().rps());
@@ -100,6 +134,9 @@ public final class SyntheticRun {
         ResultsCsv.write(dir.resolve(ResultsCsv.FILE), rows);
         StepsCsv.TABLE.write(dir.resolve(StepsCsv.FILE), records);
         SamplesCsv.TABLE.write(dir.resolve(SamplesCsv.FILE), samples);
+        if (!operations.isEmpty()) {
+            OperationsCsv.TABLE.write(dir.resolve(OperationsCsv.FILE), operations);
+        }
         Files.writeString(dir.resolve(EnvironmentFile.NAME), "{\"run\":{\"run_id\":\"" + Records.RUN_ID + "\"},"
                 + "\"machine\":{\"host\":\"host\",\"arch\":\"x86_64\",\"cpus\":2,\"cpu_model\":\"" + Records.CPU_MODEL + "\"}}");
         return dir;

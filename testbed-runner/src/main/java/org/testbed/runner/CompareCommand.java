@@ -8,6 +8,7 @@ import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.compare.CapacityComparison;
 import org.testbed.runfolder.compare.CompareWriter;
 import org.testbed.runfolder.compare.Comparison;
+import org.testbed.runfolder.compare.OperationComparison;
 import org.testbed.runfolder.gate.FailOn;
 import org.testbed.runfolder.gate.GateSuite;
 import org.testbed.runfolder.gate.JUnitXml;
@@ -57,6 +58,7 @@ final class CompareCommand implements Callable<Integer> {
             }
         }
         Comparison c;
+        OperationComparison ops;
         if (conditions != null) {
             String[] sets = conditions.strip().split(":");
             if (sets.length != 2) {
@@ -65,25 +67,29 @@ final class CompareCommand implements Callable<Integer> {
             Conditions fromA = Conditions.parse(sets[0]);
             Conditions fromB = Conditions.parse(sets[1]);
             c = CompareWriter.load(a, fromA, b, fromB);
+            ops = CompareWriter.operations(a, fromA, b, fromB, c);
             System.out.println("A under " + fromA.label() + ", B under " + fromB.label() + ": each ratio B/A is what "
                     + (fromA.equals(Conditions.PLAIN) ? fromB.label() : fromB.label() + " instead of " + fromA.label())
                     + " costs (steps shown under A's conditions)");
         } else {
             c = CompareWriter.load(a, b);
+            ops = CompareWriter.operations(a, b, c);
         }
         System.out.print(CompareWriter.table(c));
+        System.out.print(ops.text());
         System.out.print(CompareWriter.counters(a, b, c).text());
         System.out.print(CapacityComparison.load(CompareWriter.dir(a), CompareWriter.dir(b)).text());
         Path page = out != null ? out : (Files.isDirectory(b) ? b : b.toAbsolutePath().getParent())
                 .resolve("compare-" + (Files.isDirectory(a) ? a : a.toAbsolutePath().getParent()).toAbsolutePath().normalize().getFileName() + ".html");
-        CompareWriter.html(a, b, c, page);
+        CompareWriter.html(a, b, c, ops, page);
         Path csv = CompareWriter.writeCsv(c, page.toAbsolutePath().resolveSibling(CompareWriter.CSV_FILE));
+        Path opsCsv = CompareWriter.writeOperationsCsv(ops, page.toAbsolutePath().resolveSibling(OperationComparison.FILE));
         Path flame = page.toAbsolutePath().resolveSibling(page.getFileName().toString().replaceFirst("\\.html$", "") + "-flame");
         String diffs = Files.isDirectory(flame) ? "; differential flame graphs: " + flame : "";
         // Without --fail-on the JUnit report says what --fail-on slower would, and the exit status ignores it.
         GateSuite suite = (gate != null ? gate : FailOn.every()).check(c, a.toString(), b.toString());
         Path junit = JUnitXml.write(page.toAbsolutePath().resolveSibling(FailOn.FILE), suite);
-        System.out.println("matched " + c.matched().size() + " step(s); page: " + page + "; table: " + csv + diffs
+        System.out.println("matched " + c.matched().size() + " step(s); page: " + page + "; table: " + csv + "; per operation: " + opsCsv + diffs
                 + "; JUnit: " + junit);
         if (c.matched().isEmpty()) {
             return Main.EXIT_FAILED;

@@ -19,6 +19,8 @@ import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.ResultsCsv;
 import org.testbed.runfolder.counters.CounterComparison;
+import org.testbed.runfolder.csv.OperationRecord;
+import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.flame.FlameDiffs;
@@ -115,6 +117,25 @@ public final class CompareWriter {
             }
         });
         return map;
+    }
+
+    /** The operations of {@code c}'s matched steps, from both run folders' operations.csv (a run without one has none). */
+    public static OperationComparison operations(Path a, Path b, Comparison c) throws IOException {
+        return OperationComparison.of(c, operations(a), operations(b));
+    }
+
+    /** The operations of a comparison of conditions ({@link #load(Path, Conditions, Path, Conditions)}), matched as its steps are. */
+    public static OperationComparison operations(Path a, Conditions fromA, Path b, Conditions fromB, Comparison c)
+            throws IOException {
+        return OperationComparison.of(c, operationsUnder(operations(a), fromA, fromA), operationsUnder(operations(b), fromB, fromA));
+    }
+
+    private static List<OperationRecord> operationsUnder(List<OperationRecord> records, Conditions only, Conditions as) {
+        return records.stream().filter(r -> r.key().conditions().equals(only)).map(r -> r.withConditions(as)).toList();
+    }
+
+    private static List<OperationRecord> operations(Path dirOrFile) throws IOException {
+        return OperationsCsv.TABLE.read(dir(dirOrFile).resolve(OperationsCsv.FILE));
     }
 
     private static Map<ResultRow.StepKey, List<SampleRecord>> samples(Path dirOrFile) throws IOException {
@@ -256,9 +277,22 @@ public final class CompareWriter {
         return matched.stream().flatMap(m -> m.changes().stream().map(ch -> new ChangeLine(m, ch))).toList();
     }
 
-    /** Writes the HTML page to {@code out}. */
+    /** Writes {@code file}: {@link OperationComparison#TABLE}'s columns, one row per compared step, operation and figure. */
+    public static Path writeOperationsCsv(OperationComparison ops, Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        OperationComparison.TABLE.write(file, ops.changes());
+        return file;
+    }
+
+    /** Writes the HTML page to {@code out}, with the operations of both run folders as they are. */
     public static Path html(Path a, Path b, Comparison c, Path out) throws IOException {
+        return html(a, b, c, operations(a, b, c), out);
+    }
+
+    /** Writes the HTML page to {@code out}. */
+    public static Path html(Path a, Path b, Comparison c, OperationComparison ops, Path out) throws IOException {
         ObjectNode data = EnvironmentFile.JSON.createObjectNode();
+        data.set("operations", operationsJson(ops));
         CounterComparison counters = counters(a, b, c);
         if (!counters.steps().isEmpty()) {
             ArrayNode steps = data.putArray("counters");
@@ -332,6 +366,37 @@ public final class CompareWriter {
         }
         Files.writeString(out, ReportWriter.page(title, "compare", data), StandardCharsets.UTF_8);
         return out;
+    }
+
+    /**
+     * The page's {@code operations}: per compared step its operations, each with its figures keyed by
+     * compare-operations.csv's columns; the notes; each figure's smallest change called.
+     */
+    private static ObjectNode operationsJson(OperationComparison ops) {
+        ObjectNode n = EnvironmentFile.JSON.createObjectNode();
+        ArrayNode steps = n.putArray("steps");
+        for (OperationComparison.Step s : ops.steps()) {
+            ObjectNode step = steps.addObject();
+            step.put("variant", s.match().key().variant());
+            step.put("scenario", s.match().key().scenario());
+            step.put("level", s.match().key().describe());
+            ArrayNode operations = step.putArray("operations");
+            for (String op : s.operations()) {
+                ObjectNode o = operations.addObject();
+                o.put("operation", op);
+                ObjectNode changes = o.putObject("changes");
+                for (OperationComparison.Figure f : OperationComparison.Figure.values()) {
+                    changes.set(f.wireName(), OperationComparison.TABLE.json(s.change(op, f)));
+                }
+            }
+        }
+        ArrayNode notes = n.putArray("notes");
+        ops.notes().forEach(notes::add);
+        ObjectNode minEffect = n.putObject("min_effect");
+        for (OperationComparison.Figure f : OperationComparison.Figure.values()) {
+            minEffect.put(f.wireName(), f.minEffect());
+        }
+        return n;
     }
 
     private static ObjectNode side(Path p) throws IOException {

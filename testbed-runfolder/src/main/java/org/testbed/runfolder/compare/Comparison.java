@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import org.testbed.runfolder.ResultRow;
@@ -15,7 +14,6 @@ import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.stats.ForkPool;
 import org.testbed.runfolder.stats.ForkedSamples;
-import org.testbed.runfolder.stats.RatioInterval;
 import org.testbed.runfolder.stats.Verdict;
 
 /**
@@ -280,22 +278,13 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
      */
     public static Change change(Metric metric, double a, double b, List<double[]> forksA, List<double[]> forksB,
                                 ForkPool othersA, ForkPool othersB) {
-        RatioInterval r = ForkedSamples.ratio(ForkedSamples.estimate(forksA, othersA), ForkedSamples.estimate(forksB, othersB));
-        if (r.nA() < 2 || r.nB() < 2) {
-            return new Change(metric, a, b, ratio(b, a), Double.NaN, Double.NaN, 0, r.nA(), r.nB(), Double.NaN,
-                    Verdict.NO_NOISE_ESTIMATE);
-        }
-        double floor = Verdict.noiseFloor(flat(forksA), flat(forksB), metric.minEffect());
-        return new Change(metric, a, b, r.ratio(), r.ciLow(), r.ciHigh(), r.confidence(), r.nA(), r.nB(), floor,
-                Verdict.decide(r, floor, metric.higherIsBetter()));
+        Judgement j = Judgement.of(metric.higherIsBetter(), metric.minEffect(), a, b, forksA, forksB, othersA, othersB);
+        return new Change(metric, a, b, j.ratio(), j.ciLow(), j.ciHigh(), j.confidence(), j.nA(), j.nB(), j.noiseFloor(),
+                j.verdict());
     }
 
     private static List<double[]> eachItsOwnFork(double[] samples) {
         return Arrays.stream(samples).mapToObj(v -> new double[] {v}).toList();
-    }
-
-    private static double[] flat(List<double[]> forks) {
-        return forks.stream().flatMapToDouble(Arrays::stream).toArray();
     }
 
     /**
@@ -363,48 +352,42 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
         return b / a;
     }
 
-    /**
-     * A step's samples of one metric grouped by fork (samples.csv's {@code repeat}), or its
-     * results.csv figure as the only sample when it has none.
-     */
-    /** One run's spread between forks, per measured figure and per scenario and conditions ({@link ForkPool}). */
-    private record RunPools(Map<Metric, Map<String, ForkPool>> pools) {
+    /** One run's spread between forks, per measured figure and per scenario and conditions ({@link GroupPools}). */
+    private record RunPools(Map<Metric, GroupPools> pools) {
 
         static RunPools of(Map<ResultRow.StepKey, ResultRow> rows, Map<ResultRow.StepKey, List<SampleRecord>> samples) {
-            Map<Metric, Map<String, ForkPool>> pools = new EnumMap<>(Metric.class);
+            Map<Metric, GroupPools> pools = new EnumMap<>(Metric.class);
             for (Metric metric : Metric.MEASURED) {
                 Map<String, List<List<double[]>>> steps = new LinkedHashMap<>();
                 for (Map.Entry<ResultRow.StepKey, ResultRow> e : rows.entrySet()) {
                     steps.computeIfAbsent(group(e.getKey()), k -> new ArrayList<>())
                             .add(byFork(metric, samples.getOrDefault(e.getKey(), List.of()), e.getValue()));
                 }
-                Map<String, ForkPool> byGroup = new LinkedHashMap<>();
-                steps.forEach((group, forks) -> byGroup.put(group, ForkPool.of(forks)));
-                pools.put(metric, byGroup);
+                pools.put(metric, GroupPools.of(steps));
             }
             return new RunPools(pools);
         }
 
         /** The pool of the step's scenario and conditions without the step itself. */
         ForkPool others(Metric metric, ResultRow.StepKey key, List<double[]> forks) {
-            return pools.get(metric).getOrDefault(group(key), ForkPool.NONE).without(forks);
-        }
-
-        /** Steps pool with those of their scenario under the same conditions, whatever the variant and level. */
-        private static String group(ResultRow.StepKey key) {
-            return key.scenario() + " " + key.conditions().label();
+            return pools.get(metric).others(group(key), forks);
         }
     }
 
+    /** Steps pool with those of their scenario under the same conditions, whatever the variant and level. */
+    static String group(ResultRow.StepKey key) {
+        return key.scenario() + " " + key.conditions().label();
+    }
+
+    /**
+     * A step's samples of one metric grouped by fork (samples.csv's {@code repeat}), or its
+     * results.csv figure as the only sample when it has none.
+     */
     private static List<double[]> byFork(Metric metric, List<SampleRecord> samples, ResultRow row) {
         if (samples.isEmpty()) {
             return List.of(new double[] {metric.of(row)});
         }
-        Map<Integer, List<SampleRecord>> forks = new TreeMap<>();
-        for (SampleRecord s : samples) {
-            forks.computeIfAbsent(s.repeat(), k -> new ArrayList<>()).add(s);
-        }
-        return forks.values().stream().map(f -> f.stream().mapToDouble(metric::of).toArray()).toList();
+        return ForkedSamples.byFork(samples, SampleRecord::repeat, metric::of);
     }
 
     /** Rows by key, in file order; when a key repeats (a re-run step) the last row wins. */

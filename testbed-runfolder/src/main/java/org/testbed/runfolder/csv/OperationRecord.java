@@ -58,4 +58,10 @@ public record OperationRecord(StepKey key, int repeat, int iteration, String ope
                 v.decimal(RPS), new Latencies(v.decimal(LAT_P50), v.decimal(LAT_P90), v.decimal(LAT_P99),
                         v.decimal(LAT_P999), v.decimal(LAT_MAX)));
     }
+
+    /** This row as if measured under {@code other}: how a comparison of two conditions matches their steps. */
+    public OperationRecord withConditions(Conditions other) {
+        return new OperationRecord(new StepKey(key.variant(), key.scenario(), key.concurrency(), key.targetRps(), other),
+                repeat, iteration, operation, requests, errors, rps, latency);
+    }
 }

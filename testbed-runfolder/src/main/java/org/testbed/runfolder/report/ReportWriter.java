@@ -155,6 +155,7 @@ public final class ReportWriter {
                 + "<p id=\"render-status\">This report draws its charts with inline JavaScript; if you read this, scripts are disabled.</p>"
                 + "<pre id=\"render-errors\" hidden></pre></header>\n<main id=\"main\"></main>\n"
                 + "<script type=\"application/json\" id=\"data\">" + json + "</script>\n"
+                + ("compare".equals(mode) ? "<script>\n" + resource("compare-ops.js") + "</script>\n" : "")
                 + "<script>\n" + resource("report.js") + "</script>\n</body>\n</html>\n";
     }
 

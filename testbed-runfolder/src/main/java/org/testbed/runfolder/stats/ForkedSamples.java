@@ -3,6 +3,10 @@ package org.testbed.runfolder.stats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToIntFunction;
 import org.apache.commons.math3.distribution.FDistribution;
 import org.apache.commons.math3.distribution.TDistribution;
 
@@ -144,6 +148,18 @@ public final class ForkedSamples {
             return new Estimate(centre, Math.max(shared, floor) / f, f - 1 + others.df(), f, n);
         }
         return new Estimate(centre, Math.max(between, floor) / f, f - 1, f, n);
+    }
+
+    /**
+     * One figure of {@code records} grouped by fork, forks in order: how samples.csv's and
+     * operations.csv's rows (each with its {@code repeat}) become the input of {@link #estimate}.
+     */
+    public static <T> List<double[]> byFork(List<T> records, ToIntFunction<T> fork, ToDoubleFunction<T> figure) {
+        Map<Integer, List<T>> forks = new TreeMap<>();
+        for (T r : records) {
+            forks.computeIfAbsent(fork.applyAsInt(r), k -> new ArrayList<>()).add(r);
+        }
+        return forks.values().stream().map(f -> f.stream().mapToDouble(figure).toArray()).toList();
     }
 
     /** Each fork's usable samples (positive, finite) as logs; forks left without any are dropped. */

@@ -832,6 +832,10 @@
         (data.only_a || []).map(function (k) { return ['A', k.variant, k.scenario, k.level]; })
           .concat((data.only_b || []).map(function (k) { return ['B', k.variant, k.scenario, k.level]; })));
     }
+    // Per-operation figures: drawn by compare-ops.js, which ReportWriter inlines before this script.
+    if (window.testbedCompareOperations) {
+      window.testbedCompareOperations(main, data.operations, {html: html, table: table, fmt: fmt, num: num, verdictOf: verdictOf, ciText: ciText, ratioText: ratioText});
+    }
     if ((data.capacity || []).length) { renderCapacityRatios(main, data.capacity); }
     if ((data.counters || []).length) { renderCounterRatios(main, data.counters); }
     html('h2', {}, main, 'Environments side by side');
