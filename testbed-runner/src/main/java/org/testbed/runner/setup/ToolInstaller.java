@@ -1,11 +1,13 @@
 package org.testbed.runner.setup;
 
 import java.io.File;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.testbed.arm64.Arm64Sysroot;
 import org.testbed.arm64.EmulatedArm64Jvm;
 import org.testbed.memcached.MemcachedProcess;
@@ -84,8 +86,18 @@ public final class ToolInstaller {
                 return;
             }
         }
-        if (EmulatedArm64Jvm.locate(Arm64Sysroot.inUserCache(), console) instanceof EmulatedArm64Jvm.Missing missing) {
-            console.println("testbed: the arm64 contract test will be skipped: " + missing.reason());
+        Optional<String> missingTools = Arm64Sysroot.missingTools();
+        if (missingTools.isPresent()) {
+            console.println("testbed: the arm64 contract test will be skipped unless an arm64 JVM is cached: " + missingTools.get());
+            return;
+        }
+        Arm64Sysroot sysroot = Arm64Sysroot.inUserCache();
+        try {
+            // Asks apt for the current versions each time: a JRE update builds a new sysroot.
+            sysroot.prepare(console);
+        } catch (IOException | RuntimeException e) {
+            console.println("testbed: could not build the arm64 JVM in " + sysroot.cache() + " (" + e.getMessage()
+                    + "); the arm64 contract test uses the one cached, if any, else it is skipped");
         }
     }
 
