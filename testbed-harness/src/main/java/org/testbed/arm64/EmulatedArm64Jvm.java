@@ -31,8 +31,8 @@ public record EmulatedArm64Jvm(Path emulator, Path sysroot) {
 
     /**
      * The emulator on the PATH and a sysroot from {@code sysroot}'s cache, built there first if the
-     * cache has none and this machine can build one (Debian's apt). A machine where x86_64 is not the
-     * host architecture is not refused: the emulator runs on others too.
+     * cache has none and this machine can build one (Debian's apt). The host's own architecture is
+     * not looked at: on an arm64 host the emulator still runs the JVM, only slower than it need be.
      */
     public static Availability locate(Arm64Sysroot sysroot, java.io.PrintStream console) {
         return locate(Commands.onPath(EMULATOR), sysroot, console);
