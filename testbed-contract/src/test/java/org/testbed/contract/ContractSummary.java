@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
@@ -14,6 +16,8 @@ import org.junit.jupiter.api.extension.TestWatcher;
  * Counts the contract's outcomes per variant and prints one line per variant, e.g.
  * {@code contract suite: spring-tomcat 26 passed, 0 failed}, also appended to
  * {@code target/contract-summary.txt}: Surefire's own reports do not name class-template runs.
+ * A suite may add notes to the current variant's line ({@link #note}) and say why it skipped
+ * ({@link #skipped}), so that a skip is read in the summary, not only in a report file.
  */
 final class ContractSummary implements TestWatcher {
     static final Path FILE = Path.of("target", "contract-summary.txt");
@@ -23,28 +27,40 @@ final class ContractSummary implements TestWatcher {
     private static int passed;
     private static int failed;
     private static int skipped;
+    private static final List<String> NOTES = new ArrayList<>();
 
     static synchronized void begin(String variantName) {
-        if (!fileReset) {
-            try {
-                Files.deleteIfExists(FILE); // one run's results, not every run's since the last clean
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            fileReset = true;
-        }
         variant = variantName;
         passed = 0;
         failed = 0;
         skipped = 0;
+        NOTES.clear();
+    }
+
+    /** A fact about the current variant for its line, e.g. {@code started in 14 s}. */
+    static synchronized void note(String fact) {
+        NOTES.add(fact);
     }
 
     static synchronized void end(String suite) {
-        String line = suite + ": " + variant + " " + passed + " passed, " + failed + " failed"
-                + (skipped > 0 ? ", " + skipped + " skipped" : "");
+        String facts = NOTES.isEmpty() ? "" : String.join(", ", NOTES) + ", ";
+        write(suite + ": " + variant + " " + facts + passed + " passed, " + failed + " failed"
+                + (skipped > 0 ? ", " + skipped + " skipped" : ""));
+    }
+
+    /** A suite that did not run at all here, and why. */
+    static synchronized void skipped(String suite, String reason) {
+        write(suite + ": skipped: " + reason);
+    }
+
+    private static void write(String line) {
         System.out.println(line);
         try {
             Files.createDirectories(FILE.getParent());
+            if (!fileReset) {
+                Files.deleteIfExists(FILE); // one run's results, not every run's since the last clean
+                fileReset = true;
+            }
             Files.writeString(FILE, line + System.lineSeparator(), StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {

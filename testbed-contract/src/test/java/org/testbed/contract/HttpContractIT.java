@@ -3,7 +3,6 @@ package org.testbed.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.testbed.contract.HttpProbe.assertProblem;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -33,16 +32,16 @@ import org.testbed.variant.Variant;
 @ExtendWith(ContractSummary.class)
 @StartedVariant
 class HttpContractIT {
-    private static final int MAX_BODY = 65536;
-
     private final HttpProbe http;
     private final Variant variant;
     private final RunningVariant running;
+    private final ContractChecks checks;
 
     HttpContractIT(Variant variant, RunningVariant running) {
         this.variant = variant;
         this.running = running;
         this.http = running.http;
+        this.checks = new ContractChecks(running.http, variant.name());
     }
 
     @BeforeParameterizedClassInvocation
@@ -67,64 +66,36 @@ class HttpContractIT {
         return Items.path(id);
     }
 
-    private Reply create(String id, String name, String payload) {
-        Reply reply = http.put(path(id), item(name, payload));
-        assertThat(reply.status()).as("PUT %s: %s", id, reply.text()).isEqualTo(201);
-        return reply;
-    }
-
-    private void assertAbsent(String id) {
-        assertThat(http.get(path(id)).status()).as("GET %s after a rejected request", id).isEqualTo(404);
-    }
-
-    private void assertStored(String id, String name, String payload) {
-        Reply reply = http.get(path(id));
-        assertThat(reply.status()).isEqualTo(200);
-        assertThat(reply.json().path("name").asText()).isEqualTo(name);
-        assertThat(reply.json().path("payload").asText()).isEqualTo(payload);
-    }
-
     // ---- PUT ----
 
     @Test
     void putCreatesTheItemWithLocationAndEtag() {
-        String id = newId();
-        Reply reply = http.put(path(id), item("first", "hello"));
-
-        assertThat(reply.status()).isEqualTo(201);
-        assertThat(reply.header("Location")).hasValueSatisfying(location -> assertThat(location).endsWith(path(id)));
-        assertThat(reply.etag()).matches("\"[^\"]+\"");
-        assertThat(reply.header("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
-        JsonNode body = reply.json();
-        assertThat(body.path("id").asText()).isEqualTo(id);
-        assertThat(body.path("name").asText()).isEqualTo("first");
-        assertThat(body.path("payload").asText()).isEqualTo("hello");
-        assertThat(body.size()).isEqualTo(3);
+        checks.putCreatesTheItemWithLocationAndEtag();
     }
 
     @Test
     void anAbsentOrNullPayloadIsStoredAsEmpty() {
         String absent = newId();
         assertThat(http.put(path(absent), "{\"name\":\"n\"}").status()).isEqualTo(201);
-        assertStored(absent, "n", "");
+        checks.assertStored(absent, "n", "");
         String nul = newId();
         assertThat(http.put(path(nul), "{\"name\":\"n\",\"payload\":null}").status()).isEqualTo(201);
-        assertStored(nul, "n", "");
+        checks.assertStored(nul, "n", "");
     }
 
     @Test
     void putOfAnExistingIdIs409AndKeepsTheItem() {
         String id = newId();
-        create(id, "original", "p");
+        checks.create(id, "original", "p");
         assertProblem("PUT existing", http.put(path(id), item("other", "q")), 409);
-        assertStored(id, "original", "p");
+        checks.assertStored(id, "original", "p");
     }
 
     @Test
     void idsOfUpTo200UnreservedCharactersAreAccepted() {
         String longest = "A-z_0.9~" + "x".repeat(192);
         assertThat(longest).hasSize(200);
-        create(longest, "n", "p");
+        checks.create(longest, "n", "p");
         assertThat(http.get(path(longest)).json().path("id").asText()).isEqualTo(longest);
     }
 
@@ -155,7 +126,7 @@ class HttpContractIT {
             String id = newId();
             Reply reply = http.send("PUT", path(id), "application/json", body.getValue(), Map.of());
             assertProblem("PUT body " + body.getKey(), reply, 400);
-            assertAbsent(id);
+            checks.assertAbsent(id);
         }
     }
 
@@ -167,22 +138,22 @@ class HttpContractIT {
         assertThat(http.get(path(id)).json().path("name").asText()).isEqualTo(name);
         String tooLong = newId();
         assertProblem("201 characters", http.put(path(tooLong), "{\"name\":\"" + "é".repeat(201) + "\"}"), 400);
-        assertAbsent(tooLong);
+        checks.assertAbsent(tooLong);
     }
 
     @Test
     void bodiesUpToTheLimitAreAcceptedAndLargerOnesAre413() {
         String atLimit = newId();
-        String fits = bodyOfExactly(MAX_BODY);
+        String fits = ContractChecks.bodyOfExactly(ContractChecks.MAX_BODY);
         assertThat(http.put(path(atLimit), fits).status()).isEqualTo(201);
 
         String over = newId();
-        assertProblem("PUT over the limit", http.put(path(over), bodyOfExactly(MAX_BODY + 1)), 413);
-        assertAbsent(over);
+        assertProblem("PUT over the limit", http.put(path(over), ContractChecks.bodyOfExactly(ContractChecks.MAX_BODY + 1)), 413);
+        checks.assertAbsent(over);
 
-        assertProblem("POST over the limit", http.post(path(atLimit), bodyOfExactly(MAX_BODY + 1), Map.of()), 413);
+        assertProblem("POST over the limit", http.post(path(atLimit), ContractChecks.bodyOfExactly(ContractChecks.MAX_BODY + 1), Map.of()), 413);
         assertThat(http.get(path(atLimit)).json().path("payload").asText())
-                .hasSize(MAX_BODY - BODY_PREFIX.length() - BODY_SUFFIX.length());
+                .hasSize(ContractChecks.MAX_BODY - ContractChecks.BODY_PREFIX.length() - ContractChecks.BODY_SUFFIX.length());
     }
 
     /**
@@ -192,124 +163,65 @@ class HttpContractIT {
      */
     @Test
     void refusedBodiesAreDrainedSoEveryAnswerArrives() {
-        byte[] oversized = bodyOfExactly(MAX_BODY + 4096).getBytes(StandardCharsets.UTF_8);
-        byte[] large = bodyOfExactly(MAX_BODY / 2).getBytes(StandardCharsets.UTF_8);
+        byte[] oversized = ContractChecks.bodyOfExactly(ContractChecks.MAX_BODY + 4096).getBytes(StandardCharsets.UTF_8);
+        byte[] large = ContractChecks.bodyOfExactly(ContractChecks.MAX_BODY / 2).getBytes(StandardCharsets.UTF_8);
         for (int i = 0; i < 25; i++) {
             String id = newId();
             assertProblem("oversized PUT #" + i, http.send("PUT", path(id), "application/json", oversized, Map.of()), 413);
             assertProblem("PUT as text/plain #" + i, http.send("PUT", path(id), "text/plain", large, Map.of()), 415);
             assertProblem("PUT to a bad id #" + i, http.send("PUT", path("bad%20id"), "application/json", large, Map.of()), 400);
-            assertAbsent(id);
+            checks.assertAbsent(id);
         }
-    }
-
-    private static final String BODY_PREFIX = "{\"name\":\"n\",\"payload\":\"";
-    private static final String BODY_SUFFIX = "\"}";
-
-    /** A valid item body of exactly {@code bytes} bytes (ASCII). */
-    private static String bodyOfExactly(int bytes) {
-        return BODY_PREFIX + "p".repeat(bytes - BODY_PREFIX.length() - BODY_SUFFIX.length()) + BODY_SUFFIX;
     }
 
     @Test
     void bodiesThatAreNotJsonAre415AndStoreNothing() {
-        byte[] valid = item("n", "p").getBytes(StandardCharsets.UTF_8);
-        for (String type : new String[] {null, "text/plain", "application/x-www-form-urlencoded",
-                "application/json; charset=iso-8859-1", "application/jsonx"}) {
-            String id = newId();
-            assertProblem("PUT as " + type, http.send("PUT", path(id), type, valid, Map.of()), 415);
-            assertAbsent(id);
-        }
-        String id = newId();
-        assertThat(http.send("PUT", path(id), "application/json; charset=UTF-8", valid, Map.of()).status()).isEqualTo(201);
-        assertProblem("POST as text/plain", http.send("POST", path(id), "text/plain", valid, Map.of()), 415);
+        checks.bodiesThatAreNotJsonAre415AndStoreNothing();
     }
 
     // ---- GET ----
 
     @Test
     void getReturnsTheStoredItemWithTheEtagOfItsWrite() {
-        String id = newId();
-        Reply created = create(id, "name", "payload");
-        Reply read = http.get(path(id));
-        assertThat(read.status()).isEqualTo(200);
-        assertThat(read.etag()).isEqualTo(created.etag());
-        assertThat(read.body()).isEqualTo(created.body());
-        assertThat(read.header("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+        checks.getReturnsTheStoredItemWithTheEtagOfItsWrite();
     }
 
     @Test
     void getOfAnAbsentItemIs404() {
-        assertProblem("GET absent", http.get(path(newId())), 404);
+        checks.getOfAnAbsentItemIs404();
     }
 
     // ---- POST ----
 
     @Test
     void postReplacesTheItemAndChangesItsEtag() {
-        String id = newId();
-        Reply created = create(id, "before", "1");
-        Reply updated = http.post(path(id), item("after", "2"), Map.of());
-        assertThat(updated.status()).isEqualTo(200);
-        assertThat(updated.etag()).isNotEqualTo(created.etag());
-        assertThat(updated.json().path("name").asText()).isEqualTo("after");
-        Reply read = http.get(path(id));
-        assertThat(read.etag()).isEqualTo(updated.etag());
-        assertStored(id, "after", "2");
+        checks.postReplacesTheItemAndChangesItsEtag();
     }
 
     @Test
     void postOfAnAbsentItemIs404AndCreatesNothing() {
         String id = newId();
         assertProblem("POST absent", http.post(path(id), item("n", "p"), Map.of()), 404);
-        assertAbsent(id);
+        checks.assertAbsent(id);
         assertProblem("POST absent If-Match *", http.post(path(id), item("n", "p"), Map.of("If-Match", "*")), 404);
-        assertAbsent(id);
+        checks.assertAbsent(id);
     }
 
     @Test
     void ifMatchIsACompareAndSwap() {
-        String id = newId();
-        String first = create(id, "v1", "p").etag();
-
-        Reply second = http.post(path(id), item("v2", "p"), Map.of("If-Match", first));
-        assertThat(second.status()).isEqualTo(200);
-
-        assertProblem("stale If-Match", http.post(path(id), item("lost", "p"), Map.of("If-Match", first)), 412);
-        assertStored(id, "v2", "p");
-        assertThat(http.get(path(id)).etag()).isEqualTo(second.etag());
-
-        assertProblem("malformed If-Match", http.post(path(id), item("lost", "p"), Map.of("If-Match", "garbage")), 412);
-        assertProblem("weak If-Match", http.post(path(id), item("lost", "p"), Map.of("If-Match", "W/" + second.etag())), 412);
-        assertStored(id, "v2", "p");
-
-        assertThat(http.post(path(id), item("v3", "p"), Map.of("If-Match", "*")).status()).isEqualTo(200);
-        assertStored(id, "v3", "p");
+        checks.ifMatchIsACompareAndSwap();
     }
 
     @Test
     void rejectedUpdatesLeaveTheItemAsItWas() {
-        String id = newId();
-        String etag = create(id, "kept", "intact").etag();
-        assertProblem("POST bad JSON", http.post(path(id), "{\"name\":", Map.of()), 400);
-        assertProblem("POST bad field", http.post(path(id), "{\"name\":7}", Map.of()), 400);
-        assertProblem("POST not JSON", http.send("POST", path(id), "text/plain", "x".getBytes(StandardCharsets.UTF_8), Map.of()), 415);
-        assertProblem("POST too large", http.post(path(id), bodyOfExactly(MAX_BODY + 1), Map.of()), 413);
-        assertStored(id, "kept", "intact");
-        assertThat(http.get(path(id)).etag()).isEqualTo(etag);
+        checks.rejectedUpdatesLeaveTheItemAsItWas();
     }
 
     // ---- DELETE ----
 
     @Test
     void deleteRemovesTheItem() {
-        String id = newId();
-        create(id, "n", "p");
-        Reply deleted = http.delete(path(id));
-        assertThat(deleted.status()).isEqualTo(204);
-        assertThat(deleted.body()).isEmpty();
-        assertAbsent(id);
-        assertProblem("DELETE again", http.delete(path(id)), 404);
+        checks.deleteRemovesTheItem();
     }
 
     // ---- the fixed endpoints ----
@@ -332,10 +244,7 @@ class HttpContractIT {
 
     @Test
     void healthIsUpAndNamesTheVariant() {
-        Reply reply = http.get("/testbed/health");
-        assertThat(reply.status()).isEqualTo(200);
-        assertThat(reply.json().path("status").asText()).isEqualTo("UP");
-        assertThat(reply.json().path("variant").asText()).isEqualTo(variant.name());
+        checks.healthIsUpAndNamesTheVariant();
     }
 
     @Test

@@ -23,14 +23,21 @@ import org.testbed.scenario.LoopbackTls;
  */
 final class HttpProbe {
     static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
+    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
 
     private final URI base;
     private final HttpClient client;
+    private final Duration requestTimeout;
 
     HttpProbe(URI base) {
+        this(base, REQUEST_TIMEOUT);
+    }
+
+    /** With a request timeout of its own, for a server slower than the host's (an emulated one). */
+    HttpProbe(URI base, Duration requestTimeout) {
         this.base = base;
         this.client = LoopbackTls.http11(base.getScheme()).connectTimeout(Duration.ofSeconds(5)).build();
+        this.requestTimeout = requestTimeout;
     }
 
     URI base() {
@@ -91,7 +98,7 @@ final class HttpProbe {
      * universal rules: a gzip answer is streamed, so it may have no {@code Content-Length}.
      */
     Reply exchange(String method, String path, String contentType, byte[] body, Map<String, String> headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(REQUEST_TIMEOUT)
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(requestTimeout)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         if (contentType != null) {
             request.header("Content-Type", contentType);

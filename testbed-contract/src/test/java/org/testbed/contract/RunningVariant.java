@@ -6,29 +6,36 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.testbed.memcached.MemcachedProcess;
-import org.testbed.variant.Jdks;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantProcess;
 
 /** One variant's jar running as a real process against its own real memcached. */
 final class RunningVariant implements AutoCloseable {
     static final int MEMCACHED_TIMEOUT_MS = 1000;
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     final Variant variant;
     final MemcachedProcess memcached;
     final VariantProcess process;
     final HttpProbe http;
+    /** From the start of the process to its ready line. */
+    final Duration startedIn;
 
-    private RunningVariant(Variant variant, MemcachedProcess memcached, VariantProcess process) {
+    private RunningVariant(Variant variant, MemcachedProcess memcached, VariantProcess process, Duration startedIn,
+                           Duration requestTimeout) {
         this.variant = variant;
         this.memcached = memcached;
         this.process = process;
-        this.http = new HttpProbe(process.baseUri());
+        this.http = new HttpProbe(process.baseUri(), requestTimeout);
+        this.startedIn = startedIn;
     }
 
     static RunningVariant start(Variant variant, List<String> extraArgs) throws IOException {
-        return start(variant, extraArgs, extraArgs.isEmpty() ? "" : String.join("", extraArgs).replaceAll("[^a-z]", ""));
+        return start(variant, extraArgs, logLabel(extraArgs));
+    }
+
+    /** The label of a start's log file when its suite names none: derived from its flags. */
+    static String logLabel(List<String> extraArgs) {
+        return extraArgs.isEmpty() ? "" : String.join("", extraArgs).replaceAll("[^a-z]", "");
     }
 
     /**
@@ -36,8 +43,12 @@ final class RunningVariant implements AutoCloseable {
      * that suites starting the same variant keep apart logs.
      */
     static RunningVariant start(Variant variant, List<String> extraArgs, String logLabel) throws IOException {
-        Path java = Jdks.javaFor(variant.minJdk())
-                .orElseThrow(() -> new IllegalStateException(variant.name() + ": " + Jdks.missing(variant.minJdk())));
+        return start(variant, extraArgs, logLabel, VariantJvm.HOST);
+    }
+
+    /** As {@link #start(Variant, List, String)}, on the JVM {@code jvm}. */
+    static RunningVariant start(Variant variant, List<String> extraArgs, String logLabel, VariantJvm jvm) throws IOException {
+        List<String> launcher = jvm.launcher(variant);
         MemcachedProcess memcached = MemcachedProcess.start();
         List<String> args = new ArrayList<>(List.of("--host", "127.0.0.1", "--port", "0",
                 "--memcached-servers", memcached.address()));
@@ -47,9 +58,11 @@ final class RunningVariant implements AutoCloseable {
         args.addAll(extraArgs);
         Path log = Path.of("target", "variant-logs", variant.name() + (logLabel.isEmpty() ? "" : "-" + logLabel) + ".log");
         try {
-            VariantProcess process = VariantProcess.start(variant, ContractVariants.repositoryRoot(), java,
-                    List.of("-Xmx256m"), args, log, START_TIMEOUT);
-            return new RunningVariant(variant, memcached, process);
+            long start = System.nanoTime();
+            VariantProcess process = VariantProcess.start(variant, ContractVariants.repositoryRoot(), launcher,
+                    jvm.options(), args, log, jvm.startTimeout());
+            return new RunningVariant(variant, memcached, process, Duration.ofNanos(System.nanoTime() - start),
+                    jvm.requestTimeout());
         } catch (IOException | RuntimeException e) {
             memcached.close();
             throw e;

@@ -31,4 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
      * starting the same variant keep apart logs; empty: derived from {@link #args()}.
      */
     String log() default "";
+
+    /** The JVM the variant runs on: the host's, or an emulated aarch64 one. */
+    VariantJvm jvm() default VariantJvm.HOST;
 }

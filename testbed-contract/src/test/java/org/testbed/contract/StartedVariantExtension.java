@@ -60,9 +60,8 @@ final class StartedVariantExtension implements BeforeClassTemplateInvocationCall
     private static RunningVariant start(Variant variant, StartedVariant settings) {
         List<String> args = List.of(settings.args());
         try {
-            return settings.log().isEmpty()
-                    ? RunningVariant.start(variant, args)
-                    : RunningVariant.start(variant, args, settings.log());
+            String log = settings.log().isEmpty() ? RunningVariant.logLabel(args) : settings.log();
+            return RunningVariant.start(variant, args, log, settings.jvm());
         } catch (IOException e) {
             throw new UncheckedIOException(variant.name() + " did not start: " + e.getMessage(), e);
         }

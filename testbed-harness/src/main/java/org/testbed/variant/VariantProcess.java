@@ -51,13 +51,21 @@ public final class VariantProcess implements AutoCloseable {
      */
     public static VariantProcess start(Variant variant, Path repositoryRoot, Path java, List<String> jvmArgs,
                                        List<String> args, Path log, Duration startTimeout) throws IOException {
+        return start(variant, repositoryRoot, List.of(java.toString()), jvmArgs, args, log, startTimeout);
+    }
+
+    /**
+     * As above with a launcher of several words where {@code java} stands, e.g. an emulator
+     * followed by the {@code java} it runs.
+     */
+    public static VariantProcess start(Variant variant, Path repositoryRoot, List<String> launcher, List<String> jvmArgs,
+                                       List<String> args, Path log, Duration startTimeout) throws IOException {
         Path jar = variant.jarIn(repositoryRoot);
         if (!Files.isRegularFile(jar)) {
             throw new IOException("The jar of " + variant.name() + " is missing: " + jar
                     + " (build it: ./mvnw -pl " + variant.module() + " -am package -DskipTests)");
         }
-        List<String> command = new ArrayList<>();
-        command.add(java.toString());
+        List<String> command = new ArrayList<>(launcher);
         command.addAll(jvmArgs);
         command.add("-jar");
         command.add(jar.toString());

@@ -1,11 +1,15 @@
 package org.testbed.runner.setup;
 
 import java.io.File;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.testbed.arm64.Arm64Sysroot;
+import org.testbed.arm64.EmulatedArm64Jvm;
 import org.testbed.memcached.MemcachedProcess;
 import org.testbed.runner.build.Processes;
 
@@ -40,7 +44,7 @@ public final class ToolInstaller {
      * What the full test suite needs: memcached (every test), chromium (the report render test),
      * sshd and an ssh client (the deploy and remote run tests), iproute2 (the remote run test's
      * network namespace), docker-compose (validating the compose file), perf
-     * (the counters test), curl.
+     * (the counters test), curl, and qemu-user-static with an arm64 JRE (the emulated arm64 test).
      */
     public void ensureTestTools() {
         ensureMemcached();
@@ -63,6 +67,37 @@ public final class ToolInstaller {
         }
         if (onPath("curl") == null) {
             install("curl", "curl");
+        }
+        ensureEmulatedArm64();
+    }
+
+    /**
+     * The emulated arm64 JVM of the arm64 contract test: QEMU's user-mode emulator and Debian's
+     * arm64 JRE unpacked into a cached sysroot (built once per machine, see {@link Arm64Sysroot}).
+     * What cannot be had here is said, not fatal: the test then skips with the same reason, and
+     * {@code ./testbed test} prints it in the contract summary.
+     */
+    void ensureEmulatedArm64() {
+        if (onPath(EmulatedArm64Jvm.EMULATOR) == null) {
+            try {
+                install("QEMU's user-mode emulator (runs the arm64 contract test's JVM)", "qemu-user-static");
+            } catch (IllegalStateException notRoot) {
+                console.println("testbed: the arm64 contract test will be skipped: " + notRoot.getMessage());
+                return;
+            }
+        }
+        Optional<String> missingTools = Arm64Sysroot.missingTools();
+        if (missingTools.isPresent()) {
+            console.println("testbed: the arm64 contract test will be skipped unless an arm64 JVM is cached: " + missingTools.get());
+            return;
+        }
+        Arm64Sysroot sysroot = Arm64Sysroot.inUserCache();
+        try {
+            // Asks apt for the current versions each time: a JRE update builds a new sysroot.
+            sysroot.prepare(console);
+        } catch (IOException | RuntimeException e) {
+            console.println("testbed: could not build the arm64 JVM in " + sysroot.cache() + " (" + e.getMessage()
+                    + "); the arm64 contract test uses the one cached, if any, else it is skipped");
         }
     }
 
