@@ -13,6 +13,7 @@ import org.testbed.driver.NioHttpDriver;
 import org.testbed.driver.Scenarios;
 import org.testbed.driver.Target;
 import org.testbed.driver.WrkDriver;
+import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runner.step.Levels;
 import org.testbed.runner.step.Pinning;
 import org.testbed.scenario.KeySpace;
@@ -111,7 +112,9 @@ final class DriveCommand implements Callable<Integer> {
                         + " driver CPU %.0f ms = %.1f%% of %d CPU(s)%n", d.name(), scenario, level.label(), r.requests(), r.errors(),
                 r.rps(), r.latency().p50(), r.latency().p90(), r.latency().p99(), r.latency().p999(), r.latency().max(),
                 r.driverCpuMs(), 100 * r.driverCpuMs() / (r.seconds() * 1000 * cpus), cpus);
-        if (r.operations().size() > 1) {
+        if (!r.operationsUnavailable().isEmpty()) {
+            System.out.println("  per operation: " + OperationRecord.notAvailable(r.operationsUnavailable()));
+        } else if (r.operations().size() > 1) {
             for (LoadResult.OperationFigures op : r.operations()) {
                 System.out.printf(Locale.ROOT, "  %-12s %d requests, %d errors, %.0f req/s, p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f max %.3f ms%n",
                         op.name(), op.requests(), op.errors(), op.rps(), op.latency().p50(), op.latency().p90(),

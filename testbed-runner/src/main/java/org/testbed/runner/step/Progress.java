@@ -117,9 +117,13 @@ public final class Progress {
      * Each operation's p99, in the driver's order, and the share of the requests of the most frequent
      * one, so that the line says which figure dominates the step's: {@code per operation p99: GET
      * 3.100 ms (80%), POST 4.900 ms, ...}. Empty for a sample of one operation (or none), whose p99
-     * the step line has.
+     * the step line has. A sample its driver could not break down says so and why: {@code per
+     * operation: n/a (wrk keeps one latency histogram for all requests)}.
      */
     static String perOperation(List<OperationRecord> operations) {
+        if (operations.size() == 1 && !operations.get(0).available()) {
+            return "     per operation: " + operations.get(0).operation();
+        }
         if (operations.size() < 2) {
             return "";
         }

@@ -140,7 +140,11 @@ final class StepMeasurement {
                 raw, result.tlsHandshakes(), result.gzipResponses());
 
         CounterRecord counters = counted == null ? null : CounterRecord.of(row.key(), repeat, result.requests(), counted);
-        List<OperationRecord> operations = result.operations().stream()
+        // A driver that cannot break the step down says why, in a row of its own, rather than leave none.
+        List<OperationRecord> operations = !result.operationsUnavailable().isEmpty()
+                ? List.of(OperationRecord.notAvailable(key, repeat, iteration, result.operationsUnavailable(),
+                        result.requests(), result.errors(), result.rps()))
+                : result.operations().stream()
                 .map(o -> new OperationRecord(key, repeat, iteration, o.name(), o.requests(), o.errors(), o.rps(),
                         new ResultRow.Latencies(o.latency().p50(), o.latency().p90(), o.latency().p99(),
                                 o.latency().p999(), o.latency().max())))
