@@ -25,7 +25,9 @@ import org.testbed.driver.Level;
 import org.testbed.driver.LoadDriver;
 import org.testbed.driver.LoadResult;
 import org.testbed.driver.NioHttpDriver;
+import org.testbed.driver.SecondListener;
 import org.testbed.driver.Target;
+import org.testbed.driver.WindowWatcher;
 import org.testbed.driver.WrkDriver;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.ProcStatus;
@@ -62,8 +64,9 @@ final class StepMeasurement {
         this.problems = problems;
     }
 
+    /** {@code live}: told each second of the window while it runs (testbed-nio's steps only). */
     Sample measure(Variant variant, RunningServer server, JdkInfo jdk, Workload workload, Level level, Target target,
-                   int repeat, int iteration, WarmUp warmUp) throws IOException, InterruptedException {
+                   int repeat, int iteration, WarmUp warmUp, SecondListener live) throws IOException, InterruptedException {
         LoadDriver driver = driverFor(workload, level);
         long pid = server.pid();
         String slug = workload.name() + "-" + ResultRow.StepKey.levelSlug(level.concurrency(), level.rate()) + settings.conditionsSuffix()
@@ -86,7 +89,9 @@ final class StepMeasurement {
         Path flameFile = null;
         CounterReading counted = null;
         try {
-            result = driver.run(target, workload, level, settings.load().duration(), loadCpus);
+            result = driver instanceof NioHttpDriver nio
+                    ? nio.run(target, workload, level, settings.load().duration(), loadCpus, WindowWatcher.NEVER, live)
+                    : driver.run(target, workload, level, settings.load().duration(), loadCpus);
         } finally {
             if (scraper != null) {
                 scraper.close();
