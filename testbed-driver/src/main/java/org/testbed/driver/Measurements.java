@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.HdrHistogram.Histogram;
+import org.testbed.scenario.Operations;
 
 /**
  * What the window counted: requests per second of the window, errors with their reasons, and three

@@ -12,6 +12,7 @@ import org.testbed.driver.LoadResult.Throughput;
 import org.testbed.driver.LoadResult.TransportCounts;
 import org.testbed.driver.proc.ClockTicks;
 import org.testbed.driver.proc.ProcStat;
+import org.testbed.scenario.Operations;
 import org.testbed.scenario.Workload;
 
 /**
