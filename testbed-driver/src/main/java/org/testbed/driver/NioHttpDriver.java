@@ -42,7 +42,8 @@ import org.testbed.scenario.Workload;
  * <p>Counted: responses that arrive inside the window. Requests still in flight when it ends are
  * abandoned (reported in the raw output), not counted. Besides the step's totals, each operation's
  * ({@link Operations}: the mix's methods, the journey's steps) and, second by second, the latencies
- * of both for an HdrHistogram interval log ({@link IntervalLog}).
+ * of both for an HdrHistogram interval log ({@link IntervalLog}); a {@link SecondListener} is told
+ * each second's figures as soon as it is over, for a live view of a long window.
  */
 public final class NioHttpDriver implements LoadDriver {
     public static final String NAME = "testbed-nio";
@@ -179,11 +180,12 @@ public final class NioHttpDriver implements LoadDriver {
             for (long left = due - System.nanoTime(); left > 0; left = due - System.nanoTime()) {
                 TimeUnit.NANOSECONDS.sleep(left);
             }
-            boolean whole = awaitHandedOver(loops, second, due + HAND_OVER_WAIT_NANOS);
+            boolean listened = live != SecondListener.NONE;
+            boolean whole = listened && awaitHandedOver(loops, second, due + HAND_OVER_WAIT_NANOS);
             for (EventLoop loop : loops) {
                 loop.measured.intervals.collect(intervals);
             }
-            if (live != SecondListener.NONE && whole) {
+            if (whole) {
                 live.second(secondFigures(loops, second - 1, intervals));
             }
             if (watcher == WindowWatcher.NEVER) {
