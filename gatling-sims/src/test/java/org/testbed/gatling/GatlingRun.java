@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.csv.OperationRecord;
+import org.testbed.runfolder.csv.OperationsCsv;
 
 /**
  * One simulation run in a JVM of its own, as {@code gatling:test} runs it (Gatling's own entry
@@ -33,6 +35,14 @@ final class GatlingRun {
                 throw new IOException("the run wrote no " + ResultsCsv.FILE + "; its output: " + log);
             }
             return ResultsCsv.read(runFolder.resolve(ResultsCsv.FILE));
+        }
+
+        /** The run's operations.csv rows (each results.csv row by Gatling request name), through the runner's reader. */
+        List<OperationRecord> operations() throws IOException {
+            if (runFolder == null || !Files.isRegularFile(runFolder.resolve(OperationsCsv.FILE))) {
+                throw new IOException("the run wrote no " + OperationsCsv.FILE + "; its output: " + log);
+            }
+            return OperationsCsv.TABLE.read(runFolder.resolve(OperationsCsv.FILE));
         }
     }
 

@@ -24,6 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.testbed.memcached.MemcachedProcess;
 import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.variant.Jdks;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantManifest;
@@ -105,6 +106,16 @@ class GatlingSmokeIT {
             assertThat(row.throughput().errors()).as("%s errors at %s", simulation, row.key().level()).isZero();
         }
         assertThat(rows.stream().mapToLong(r -> r.throughput().requests()).sum()).as("%s requests", simulation).isPositive();
+        // Each step by request name: its names' requests add up to its own.
+        List<OperationRecord> operations = run.operations();
+        for (ResultRow row : rows) {
+            assertThat(operations.stream().filter(o -> o.key().equals(row.key())).mapToLong(OperationRecord::requests).sum())
+                    .as("%s requests by name at %s", simulation, row.key().level()).isEqualTo(row.throughput().requests());
+        }
+        if (simulation.equals("MaxThroughput")) {
+            assertThat(operations).extracting(OperationRecord::operation).as("the mix's request names")
+                    .containsExactly("GET", "POST", "PUT", "DELETE");
+        }
         note(simulation, rows, "");
     }
 

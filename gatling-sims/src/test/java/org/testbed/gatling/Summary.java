@@ -16,25 +16,30 @@ import java.util.Map;
 import org.testbed.runfolder.Machine;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.csv.OperationRecord;
+import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.scenario.LoadShape;
 
 /**
  * One run, written as a run folder the runner reads ({@code ./testbed report}, {@code compare}):
- * {@code results.csv} in the runner's schema ({@link ResultsCsv}), one row per measured step, a small
- * {@code environment.json} (the machine Gatling ran on, the run's settings), and {@code summary.json}
- * with what only Gatling runs have (every window including the warm-up, OK/KO counts, the knobs, the
- * SLA search's verdicts).
+ * {@code results.csv} in the runner's schema ({@link ResultsCsv}), one row per measured step,
+ * {@code operations.csv} in the runner's schema too ({@link OperationsCsv}), each of those steps by
+ * operation (its Gatling request name), a small {@code environment.json} (the machine Gatling ran on,
+ * the run's settings), and {@code summary.json} with what only Gatling runs have (every window
+ * including the warm-up, OK/KO counts, the knobs, the SLA search's verdicts) and every window and the
+ * whole run by operation.
  *
  * @param variant the target's variant as its health check says, or empty
  * @param unit what a window's load counts: users ({@code concurrency}) or arrivals per second
  *             ({@code target_rps})
  * @param loadStartedAt when the first user started, or null if none did
+ * @param operations the whole run by operation (window {@value RunStats#WHOLE_RUN}), then each window by operation
  * @param runLoad the load of a run without windows (MaxThroughput, ArrivalRate), NaN otherwise
  */
 record Summary(String simulation, String runId, String injector, String target, String variant, String workload,
                String model, String shape, LoadUnit unit, boolean smoke, String startedAt, Instant loadStartedAt,
                long lanes, Map<String, String> knobs, RunStats.Row total, List<RunStats.Row> windows,
-               double runLoad, Sla sla) {
+               List<RunStats.OperationRow> operations, double runLoad, Sla sla) {
 
     static final String DRIVER = "gatling";
     static final String SUMMARY_FILE = "summary.json";
@@ -66,26 +71,57 @@ record Summary(String simulation, String runId, String injector, String target, 
      * of the machine Gatling ran on.
      */
     List<ResultRow> resultRows() {
-        List<RunStats.Row> measured = windows.isEmpty() ? List.of(total)
-                : windows.stream().filter(w -> !w.window().equals(LoadShape.WARMUP) && w.requests() > 0).toList();
         String host = Machine.hostName();
         String arch = Machine.arch();
         String cpuModel = Machine.cpuModel();
         int cpus = Runtime.getRuntime().availableProcessors();
         List<ResultRow> rows = new ArrayList<>();
-        for (RunStats.Row r : measured) {
-            double load = windows.isEmpty() ? runLoad : r.load();
-            boolean rate = unit == LoadUnit.ARRIVALS_PER_SECOND;
+        for (RunStats.Row r : measured()) {
             String started = loadStartedAt == null ? startedAt : loadStartedAt.plus(r.offset()).toString();
             // Gatling sees neither the server's JDK and mode nor its CPU, memory or GC: those are empty fields.
             rows.add(new ResultRow(new ResultRow.Origin(runId, started, host, arch, cpuModel, cpus, ""),
-                    new ResultRow.StepKey(variant, workload, rate ? 0 : (int) Math.round(load), rate ? load : 0, null), "",
-                    DRIVER, new ResultRow.Throughput(r.seconds(), r.requests(), r.ko(), r.rps()),
-                    new ResultRow.Latencies(latency(r, r.p50()), latency(r, r.p90()), latency(r, r.p99()),
-                            latency(r, r.p999()), latency(r, r.max())),
-                    ResultRow.ServerCost.UNKNOWN));
+                    key(r), "", DRIVER, new ResultRow.Throughput(r.seconds(), r.requests(), r.ko(), r.rps()),
+                    latencies(r), ResultRow.ServerCost.UNKNOWN));
         }
         return rows;
+    }
+
+    /**
+     * The rows of {@code operations.csv}: each row of {@code results.csv} by operation, keyed as that
+     * row (repeat and iteration 1: a Gatling run is one sample of each step), with the figures of the
+     * same window: a window's, or the whole run's for a run without windows.
+     */
+    List<OperationRecord> operationRecords() {
+        List<OperationRecord> records = new ArrayList<>();
+        for (RunStats.Row r : measured()) {
+            String window = windows.isEmpty() ? RunStats.WHOLE_RUN : r.window();
+            for (RunStats.OperationRow o : operations) {
+                RunStats.Row f = o.figures();
+                if (f.window().equals(window)) {
+                    records.add(new OperationRecord(key(r), 1, 1, o.operation(), f.requests(), f.ko(), f.rps(),
+                            latencies(f)));
+                }
+            }
+        }
+        return records;
+    }
+
+    /** The windows that are steps of the run: all but the warm-up and those no request started in; or the whole run. */
+    private List<RunStats.Row> measured() {
+        return windows.isEmpty() ? List.of(total)
+                : windows.stream().filter(w -> !w.window().equals(LoadShape.WARMUP) && w.requests() > 0).toList();
+    }
+
+    /** The step a measured window is, as results.csv keys it. */
+    private ResultRow.StepKey key(RunStats.Row r) {
+        double load = windows.isEmpty() ? runLoad : r.load();
+        boolean rate = unit == LoadUnit.ARRIVALS_PER_SECOND;
+        return new ResultRow.StepKey(variant, workload, rate ? 0 : (int) Math.round(load), rate ? load : 0, null);
+    }
+
+    private static ResultRow.Latencies latencies(RunStats.Row r) {
+        return new ResultRow.Latencies(latency(r, r.p50()), latency(r, r.p90()), latency(r, r.p99()),
+                latency(r, r.p999()), latency(r, r.max()));
     }
 
     /** A latency of the row, or NaN (an empty field) when it had no request to measure. */
@@ -93,17 +129,19 @@ record Summary(String simulation, String runId, String injector, String target, 
         return row.requests() == 0 ? Double.NaN : ms;
     }
 
-    /** Writes the run folder's three files into {@code directory} (created if need be); returns them. */
+    /** Writes the run folder's four files into {@code directory} (created if need be); returns them. */
     List<Path> writeTo(Path directory) {
         try {
             Files.createDirectories(directory);
             Path results = directory.resolve(ResultsCsv.FILE);
+            Path operationsFile = directory.resolve(OperationsCsv.FILE);
             Path environment = directory.resolve(ENVIRONMENT_FILE);
             Path summary = directory.resolve(SUMMARY_FILE);
             ResultsCsv.write(results, resultRows());
+            OperationsCsv.TABLE.write(operationsFile, operationRecords());
             JSON.writeValue(environment.toFile(), environment());
             JSON.writeValue(summary.toFile(), json());
-            return List.of(results, environment, summary);
+            return List.of(results, operationsFile, environment, summary);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run's results into " + directory, e);
         }
@@ -150,6 +188,8 @@ record Summary(String simulation, String runId, String injector, String target, 
         j.set("total", rowJson(total));
         ArrayNode windowArray = j.putArray("windows");
         windows.forEach(w -> windowArray.add(rowJson(w)));
+        ArrayNode operationArray = j.putArray("operations");
+        operations.forEach(o -> operationArray.add(rowJson(o.figures(), o.operation())));
         if (sla == null) {
             j.putNull("sla");
         } else {
@@ -165,8 +205,16 @@ record Summary(String simulation, String runId, String injector, String target, 
     }
 
     private static ObjectNode rowJson(RunStats.Row r) {
+        return rowJson(r, null);
+    }
+
+    /** A window's figures, or one operation's in it when {@code operation} is not null. */
+    private static ObjectNode rowJson(RunStats.Row r, String operation) {
         ObjectNode n = JSON.createObjectNode();
         n.put("window", r.window());
+        if (operation != null) {
+            n.put("operation", operation);
+        }
         number(n, "load", r.load());
         n.put("requests", r.requests());
         n.put("ok", r.ok());

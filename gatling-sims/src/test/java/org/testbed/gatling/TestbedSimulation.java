@@ -35,6 +35,7 @@ import org.testbed.scenario.KeySpace;
 import org.testbed.scenario.LanePool;
 import org.testbed.scenario.LoadShape;
 import org.testbed.scenario.Mix;
+import org.testbed.scenario.Operations;
 import org.testbed.scenario.Payloads;
 import org.testbed.scenario.Preloader;
 import org.testbed.scenario.RequestSpec;
@@ -58,6 +59,8 @@ abstract class TestbedSimulation extends Simulation {
     private static final int PRELOAD_IN_FLIGHT = 32;
     private static final String LANE = "testbedLane";
     private static final String SPEC = "testbedSpec";
+    /** The request's operation: its index in {@link #operations}' labels (-1: of none). */
+    private static final String OPERATION = "testbedOperation";
     private static final String T0 = "testbedT0";
     private static final String THINK = "testbedThink";
     private static final String ETAG = "testbedEtag";
@@ -87,6 +90,8 @@ abstract class TestbedSimulation extends Simulation {
     protected LoadShape shape;
     protected Workload workload;
     protected RunStats stats;
+    /** What the requests are named and their figures broken down by, as the runner's operations.csv does. */
+    private Operations operations;
     private LanePool lanes;
     private String model;
     /** The target's variant, as its health check says before the load (empty if it does not). */
@@ -121,7 +126,8 @@ abstract class TestbedSimulation extends Simulation {
         this.shape = shape;
         this.workload = workload;
         this.model = model;
-        this.stats = new RunStats(shape);
+        this.operations = Operations.of(workload);
+        this.stats = new RunStats(shape, operations.labels());
         this.lanes = new LanePool(workload);
     }
 
@@ -194,12 +200,15 @@ abstract class TestbedSimulation extends Simulation {
     /**
      * One request of the user's lane. The request is chosen, timed and recorded here: the time is
      * taken just before Gatling sends and just after its checks ran, and OK means Gatling did not
-     * mark the session failed (a status or check failure, a timeout or a connection error).
+     * mark the session failed (a status or check failure, a timeout or a connection error). Its
+     * Gatling request name is its operation ({@link Operations}: {@code GET} of the mix,
+     * {@code create} of the journey), so that Gatling's report and ours break the run down alike.
      */
     private ChainBuilder request() {
         return exec(s -> {
                     RequestSpec spec = s.<RequestStream>get(LANE).next();
-                    return s.markAsSucceeded().set(SPEC, spec).set(T0, System.nanoTime());
+                    return s.markAsSucceeded().set(SPEC, spec).set(OPERATION, operations.indexOf(spec))
+                            .set(T0, System.nanoTime());
                 })
                 .doSwitch(s -> variant(spec(s))).on(
                         onCase(NO_BODY).then(exec(checked(base()))),
@@ -208,17 +217,23 @@ abstract class TestbedSimulation extends Simulation {
                 .exec(s -> {
                     long end = System.nanoTime();
                     boolean ok = !s.isFailed();
-                    stats.record(s.getLong(T0), end, ok);
+                    stats.record(s.getLong(T0), end, ok, s.getInt(OPERATION));
                     s.<RequestStream>get(LANE).completed(spec(s), ok);
                     return s.markAsSucceeded();
                 });
     }
 
-    private static HttpRequestActionBuilder base() {
-        return http(s -> spec(s).name()).httpRequest(s -> spec(s).method().name(), s -> spec(s).path());
+    private HttpRequestActionBuilder base() {
+        return http(this::requestName).httpRequest(s -> spec(s).method().name(), s -> spec(s).path());
     }
 
-    private static HttpRequestActionBuilder withBody() {
+    /** The request's operation label; a request of none keeps its own name. */
+    private String requestName(Session s) {
+        int operation = s.getInt(OPERATION);
+        return operation >= 0 ? operations.labels().get(operation) : spec(s).name();
+    }
+
+    private HttpRequestActionBuilder withBody() {
         return base().body(ByteArrayBody(s -> spec(s).body())).header("Content-Type", RequestSpec.JSON);
     }
 
@@ -288,9 +303,14 @@ abstract class TestbedSimulation extends Simulation {
         RunStats.Row total = stats.total();
         boolean windowed = shape.windows().size() > 1 || !shape.windows().get(0).start().isZero();
         List<RunStats.Row> windows = windowed ? stats.windowRows() : List.of();
+        List<RunStats.OperationRow> byOperation = new ArrayList<>(stats.operationRows());
+        if (windowed) {
+            byOperation.addAll(stats.windowOperationRows());
+        }
         Summary summary = new Summary(getClass().getSimpleName(), runId, injector, target, variant, workload.name(),
                 model, shape.describe(), loadUnit(), smoke, startedAt, stats.loadStartedAt(), lanes.lanes(),
-                knobs.used(), total, windows, windowed ? Double.NaN : shape.windows().get(0).load(), sla(windows));
+                knobs.used(), total, windows, byOperation, windowed ? Double.NaN : shape.windows().get(0).load(),
+                sla(windows));
         System.out.println(table(summary));
         List<Path> written = new ArrayList<>();
         Path runDirectory = gatlingRunDirectory();
@@ -328,6 +348,17 @@ abstract class TestbedSimulation extends Simulation {
             t.append(String.format(Locale.ROOT, "%-10s %8s %10d %8d %10.1f %9.3f %9.3f %9.3f %9.3f %9.3f%n",
                     r.window(), Summary.num(r.load()), r.requests(), r.ko(), r.rps(),
                     r.p50(), r.p90(), r.p99(), r.p999(), r.max()));
+        }
+        List<RunStats.OperationRow> wholeRun = s.operations().stream()
+                .filter(o -> o.figures().window().equals(RunStats.WHOLE_RUN)).toList();
+        if (wholeRun.size() > 1) {
+            t.append(String.format(Locale.ROOT, "per request name, whole run (%s):%n",
+                    s.windows().isEmpty() ? "operations.csv has the same" : "operations.csv has each window's"));
+            for (RunStats.OperationRow o : wholeRun) {
+                RunStats.Row r = o.figures();
+                t.append(String.format(Locale.ROOT, "%-12s %6s %10d %8d %10.1f %9.3f %9.3f %9.3f %9.3f %9.3f%n",
+                        o.operation(), "", r.requests(), r.ko(), r.rps(), r.p50(), r.p90(), r.p99(), r.p999(), r.max()));
+            }
         }
         if (s.sla() != null) {
             t.append(String.format(Locale.ROOT, "SLA p99 <= %s ms: capacity %s req/s%s%n", Summary.num(s.sla().p99BoundMs()),

@@ -124,12 +124,15 @@ final class EventLoop implements Runnable {
             if (now >= end) {
                 break;
             }
+            measured.tick(now);
             model.due(now);
             if (now >= nextCheck) {
                 housekeeping(now);
                 nextCheck = now + CHECK_EVERY_NANOS;
             }
-            long wait = Math.min(Math.min(end, nextCheck) - now, model.nanosUntilDue(now));
+            // Awake at each second of the window too, so that its latencies are handed over at once.
+            long wait = Math.min(Math.min(Math.min(end, nextCheck) - now, model.nanosUntilDue(now)),
+                    measured.nanosUntilNextSecond(now));
             int ready;
             if (wait >= 1_000_000) {
                 ready = selector.select(wait / 1_000_000);
@@ -255,7 +258,7 @@ final class EventLoop implements Runnable {
         if (now >= start && now < end) {
             measured.request(conn.startNanos, conn.sentNanos, now, conn.operation);
             if (!ok) {
-                measured.error(spec.name() + ": " + failure, conn.operation);
+                measured.error(spec.name() + ": " + failure, conn.operation, now);
             }
         }
         conn.busy = false;
@@ -299,7 +302,7 @@ final class EventLoop implements Runnable {
         if (now < end && now >= start) {
             if (conn.busy) {
                 measured.request(conn.startNanos, conn.sentNanos, now, conn.operation);
-                measured.error((conn.spec != null ? conn.spec.name() + ": " : "") + why, conn.operation);
+                measured.error((conn.spec != null ? conn.spec.name() + ": " : "") + why, conn.operation, now);
             } else {
                 error(why);
             }

@@ -3,6 +3,7 @@ package org.testbed.driver;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import org.testbed.scenario.Operations;
 import org.testbed.scenario.RequestSpec;
 import org.testbed.scenario.RequestStream;
 

@@ -131,6 +131,11 @@ public final class IntervalLog {
             }
         }
 
+        /** The latencies of every operation in second {@code index} so far (the total's histogram). */
+        Histogram total(int index) {
+            return second(index)[0];
+        }
+
         private Histogram[] second(int index) {
             while (seconds.size() <= index) {
                 Histogram[] set = new Histogram[operations + 1];

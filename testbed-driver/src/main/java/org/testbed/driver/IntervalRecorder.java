@@ -44,6 +44,11 @@ final class IntervalRecorder {
     private final Queue<Second> recycled = new ConcurrentLinkedQueue<>();
     /** The loop's own until it has stopped. */
     private Second current;
+    /**
+     * Every second before this one has been handed over (or had no answer): once the coordinator has
+     * collected, its log holds them whole. Written by the loop once a second, read by the coordinator.
+     */
+    private volatile int handedOverBelow;
 
     IntervalRecorder(int operations) {
         this.operations = operations;
@@ -65,6 +70,9 @@ final class IntervalRecorder {
         if (current != null) {
             handedOver.add(current);
         }
+        if (second > handedOverBelow) {
+            handedOverBelow = second;
+        }
         Second s = recycled.poll();
         if (s == null) {
             s = new Second(operations); // the first seconds only: later ones come back recycled
@@ -72,6 +80,27 @@ final class IntervalRecorder {
         s.index = second;
         current = s;
         return s;
+    }
+
+    /**
+     * From the loop, when it finds itself in second {@code second} of the window: hands over the
+     * second it was recording into, answered or not since. Without it a loop that has no answer in the
+     * new second yet (a slow server, a low rate) would keep the last one, and the coordinator could not
+     * tell that second whole.
+     */
+    void secondOver(int second) {
+        if (current != null && current.index < second) {
+            handedOver.add(current);
+            current = null;
+        }
+        if (second > handedOverBelow) {
+            handedOverBelow = second;
+        }
+    }
+
+    /** Whether every second before {@code second} has been handed over; from any thread. */
+    boolean handedOverBefore(int second) {
+        return handedOverBelow >= second;
     }
 
     /** From the coordinator, while the loop runs: merges the seconds handed over into {@code log}. */

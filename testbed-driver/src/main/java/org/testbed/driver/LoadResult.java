@@ -20,10 +20,13 @@ import java.util.Objects;
  *     those the window saw; empty when the driver does not break its figures down (wrk)
  * @param intervals the latencies second by second, total and per operation, for an HdrHistogram
  *     interval log; {@link IntervalLog#NONE} when the driver keeps none (wrk)
+ * @param operationsUnavailable why {@code operations} is empty although the workload has several
+ *     kinds of request (wrk: {@link WrkDriver#ONE_HISTOGRAM}); empty when the figures are there, so
+ *     that whoever shows them says why rather than showing nothing
  */
 public record LoadResult(String driver, Throughput throughput, ClientLatency clientLatency, double driverCpuMs,
                          int peakConnections, TransportCounts transport, String raw, List<OperationFigures> operations,
-                         IntervalLog intervals) {
+                         IntervalLog intervals, String operationsUnavailable) {
 
     public LoadResult {
         Objects.requireNonNull(throughput, "throughput");
@@ -31,9 +34,17 @@ public record LoadResult(String driver, Throughput throughput, ClientLatency cli
         Objects.requireNonNull(transport, "transport");
         operations = operations == null ? List.of() : List.copyOf(operations);
         intervals = intervals == null ? IntervalLog.NONE : intervals;
+        operationsUnavailable = operationsUnavailable == null ? "" : operationsUnavailable;
     }
 
-    /** A result of a driver that gives totals only (wrk): no per-operation figures, no intervals. */
+    /** A result with every figure it has: its operations' are all there (or it has one operation). */
+    public LoadResult(String driver, Throughput throughput, ClientLatency clientLatency, double driverCpuMs,
+                      int peakConnections, TransportCounts transport, String raw, List<OperationFigures> operations,
+                      IntervalLog intervals) {
+        this(driver, throughput, clientLatency, driverCpuMs, peakConnections, transport, raw, operations, intervals, "");
+    }
+
+    /** A result of a driver that gives totals only: no per-operation figures, no intervals. */
     public LoadResult(String driver, Throughput throughput, ClientLatency clientLatency, double driverCpuMs,
                       int peakConnections, TransportCounts transport, String raw) {
         this(driver, throughput, clientLatency, driverCpuMs, peakConnections, transport, raw, List.of(), IntervalLog.NONE);
@@ -209,6 +220,7 @@ public record LoadResult(String driver, Throughput throughput, ClientLatency cli
     @Override
     public String toString() {
         return "LoadResult[driver=" + driver + ", " + throughput + ", " + clientLatency + ", driverCpuMs=" + driverCpuMs
-                + ", peakConnections=" + peakConnections + ", " + transport + ", operations=" + operations + "]";
+                + ", peakConnections=" + peakConnections + ", " + transport + ", operations=" + operations
+                + (operationsUnavailable.isEmpty() ? "" : " (" + operationsUnavailable + ")") + "]";
     }
 }

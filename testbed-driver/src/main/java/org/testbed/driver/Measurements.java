@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.HdrHistogram.Histogram;
+import org.testbed.scenario.Operations;
 
 /**
  * What the window counted: requests per second of the window, errors with their reasons, and three
@@ -38,7 +39,12 @@ final class Measurements {
     /** The latency by second of the window, the total's and each operation's. */
     final IntervalRecorder intervals;
     private final AtomicLongArray perSecond;
-    private long windowStart;
+    /** Errors by second of the window, as {@link #perSecond}: for the live view ({@link SecondListener}). */
+    private final AtomicLongArray errorsPerSecond;
+    /** Until the window is set nothing is in it (a user's failed connect before it counts in its first second). */
+    private long windowStart = Long.MAX_VALUE;
+    /** When the loop is next due to hand the second it is in over ({@link #tick}). */
+    private long nextSecondAt = Long.MAX_VALUE;
     long requests;
     long errors;
     /** TLS handshakes completed by this loop's connections for the step (before the window too: its users connect then). */
@@ -54,6 +60,7 @@ final class Measurements {
      */
     Measurements(int seconds, int operations) {
         this.perSecond = new AtomicLongArray(Math.max(1, seconds));
+        this.errorsPerSecond = new AtomicLongArray(Math.max(1, seconds));
         this.operationLatency = new Histogram[operations];
         for (int i = 0; i < operations; i++) {
             operationLatency[i] = new Histogram(HIGHEST_MICROS, 3);
@@ -65,6 +72,25 @@ final class Measurements {
 
     void windowStart(long start) {
         this.windowStart = start;
+        this.nextSecondAt = start + SECOND;
+    }
+
+    /**
+     * From the loop on each of its turns, at {@code now}: once a second of the window is over, its
+     * latencies are handed to the coordinator ({@link IntervalRecorder#secondOver}), answered or not
+     * since. A comparison per turn; the work is once a second.
+     */
+    void tick(long now) {
+        if (now >= nextSecondAt) {
+            int second = second(now);
+            intervals.secondOver(second);
+            nextSecondAt = windowStart + (second + 1L) * SECOND;
+        }
+    }
+
+    /** How long the loop may wait before its next {@link #tick} has work (never negative). */
+    long nanosUntilNextSecond(long now) {
+        return Math.max(0, nextSecondAt - now);
     }
 
     /**
@@ -93,7 +119,10 @@ final class Measurements {
 
     /** The per-second window {@code now} falls in (a response that raced the end goes to the last). */
     private int second(long now) {
-        return (int) Math.min(perSecond.length() - 1, Math.max(0, (now - windowStart) / SECOND));
+        if (now < windowStart) {
+            return 0;
+        }
+        return (int) Math.min(perSecond.length() - 1, (now - windowStart) / SECOND);
     }
 
     /** The headline latency: the total's, the operation's, and the second's for the interval log. */
@@ -143,17 +172,20 @@ final class Measurements {
         compressed++;
     }
 
-    /** A failure of no request (a failed connect). */
+    /** A failure of no request (a failed connect), now. */
     void error(String reason) {
-        error(reason, -1);
+        error(reason, -1, System.nanoTime());
     }
 
-    /** A failure of a request of operation {@code operation} (-1: of none). */
-    void error(String reason, int operation) {
+    /** A failure at {@code now} of a request of operation {@code operation} (-1: of none). */
+    void error(String reason, int operation, long now) {
         if (operation >= 0) {
             operationErrors[operation]++;
         }
         errors++;
+        // In the second its request is counted in, for the live view.
+        int second = second(now);
+        errorsPerSecond.setRelease(second, errorsPerSecond.getPlain(second) + 1);
         if (failures.size() < MAX_REASONS || failures.containsKey(reason)) {
             failures.merge(reason, 1L, Long::sum);
         }
@@ -162,6 +194,11 @@ final class Measurements {
     /** Requests counted in second {@code i} of the window so far; safe from any thread. */
     long completedInSecond(int i) {
         return perSecond.get(i);
+    }
+
+    /** Errors counted in second {@code i} of the window so far; safe from any thread. */
+    long errorsInSecond(int i) {
+        return errorsPerSecond.get(i);
     }
 
     /**
@@ -198,6 +235,7 @@ final class Measurements {
         other.failures.forEach((k, v) -> failures.merge(k, v, Long::sum));
         for (int i = 0; i < perSecond.length(); i++) {
             perSecond.addAndGet(i, other.perSecond.get(i));
+            errorsPerSecond.addAndGet(i, other.errorsPerSecond.get(i));
         }
     }
 }

@@ -12,6 +12,7 @@ import org.testbed.driver.LoadResult.Throughput;
 import org.testbed.driver.LoadResult.TransportCounts;
 import org.testbed.driver.proc.ClockTicks;
 import org.testbed.driver.proc.ProcStat;
+import org.testbed.scenario.Operations;
 import org.testbed.scenario.Workload;
 
 /**
@@ -41,12 +42,15 @@ import org.testbed.scenario.Workload;
  * <p>Counted: responses that arrive inside the window. Requests still in flight when it ends are
  * abandoned (reported in the raw output), not counted. Besides the step's totals, each operation's
  * ({@link Operations}: the mix's methods, the journey's steps) and, second by second, the latencies
- * of both for an HdrHistogram interval log ({@link IntervalLog}).
+ * of both for an HdrHistogram interval log ({@link IntervalLog}); a {@link SecondListener} is told
+ * each second's figures as soon as it is over, for a live view of a long window.
  */
 public final class NioHttpDriver implements LoadDriver {
     public static final String NAME = "testbed-nio";
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final long WATCH_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /** How long after the grace the coordinator waits for a loop to hand a second over before it skips telling it. */
+    private static final long HAND_OVER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     /**
      * Open model: arrivals at the step's rate for this long before the window, not measured. They open
      * the connections the rate needs, as the closed model connects its users before its window: without
@@ -93,6 +97,15 @@ public final class NioHttpDriver implements LoadDriver {
      */
     public LoadResult run(Target target, Workload workload, Level level, Duration max, int loadCpus,
                           WindowWatcher watcher) throws IOException, InterruptedException {
+        return run(target, workload, level, max, loadCpus, watcher, SecondListener.NONE);
+    }
+
+    /**
+     * As {@link #run(Target, Workload, Level, Duration, int, WindowWatcher)}, and tells {@code live}
+     * the figures of each whole second of the window as soon as it is over, on this thread.
+     */
+    public LoadResult run(Target target, Workload workload, Level level, Duration max, int loadCpus,
+                          WindowWatcher watcher, SecondListener live) throws IOException, InterruptedException {
         int threads = Math.max(1, level.isOpen() ? loadCpus : Math.min(loadCpus, level.concurrency()));
         StepContext step = new StepContext(target, workload, requestTimeout.toNanos(), Math.max(threads, maxConnections), gzip);
         int connectionsPerLoop = (step.maxConnections + threads - 1) / threads;
@@ -127,7 +140,7 @@ public final class NioHttpDriver implements LoadDriver {
                 thread.start();
                 running.add(thread);
             }
-            end = watch(loops, start, end, watcher, intervals);
+            end = watch(loops, start, end, watcher, live, intervals);
             for (Thread thread : running) {
                 thread.join(max.toMillis() + 30_000);
                 if (thread.isAlive()) {
@@ -155,11 +168,11 @@ public final class NioHttpDriver implements LoadDriver {
 
     /**
      * After each completed second of the window: collects the seconds' histograms the loops have
-     * handed over (so that a loop keeps two or three, however long the window), and asks
-     * {@code watcher} whether to stop; stops the loops when it says so. Returns when the window
-     * ends: at {@code end}, or earlier if stopped.
+     * handed over (so that a loop keeps two or three, however long the window), tells {@code live}
+     * the second's figures, and asks {@code watcher} whether to stop; stops the loops when it says
+     * so. Returns when the window ends: at {@code end}, or earlier if stopped.
      */
-    private static long watch(List<EventLoop> loops, long start, long end, WindowWatcher watcher,
+    private static long watch(List<EventLoop> loops, long start, long end, WindowWatcher watcher, SecondListener live,
                               IntervalLog.Builder intervals) throws InterruptedException {
         for (int second = 1; start + second * SECOND < end; second++) {
             // A little after the second is over, so that the loops have counted its last responses.
@@ -167,8 +180,13 @@ public final class NioHttpDriver implements LoadDriver {
             for (long left = due - System.nanoTime(); left > 0; left = due - System.nanoTime()) {
                 TimeUnit.NANOSECONDS.sleep(left);
             }
+            boolean listened = live != SecondListener.NONE;
+            boolean whole = listened && awaitHandedOver(loops, second, due + HAND_OVER_WAIT_NANOS);
             for (EventLoop loop : loops) {
                 loop.measured.intervals.collect(intervals);
+            }
+            if (whole) {
+                live.second(secondFigures(loops, second - 1, intervals));
             }
             if (watcher == WindowWatcher.NEVER) {
                 continue;
@@ -191,6 +209,35 @@ public final class NioHttpDriver implements LoadDriver {
             }
         }
         return end;
+    }
+
+    /**
+     * Waits until every loop has handed over the seconds before {@code second} (each does on its
+     * first turn in the new second), at most until {@code deadline}: a loop busy elsewhere or
+     * stopped leaves that second's live figures untold, never late or partial.
+     */
+    private static boolean awaitHandedOver(List<EventLoop> loops, int second, long deadline) throws InterruptedException {
+        for (EventLoop loop : loops) {
+            while (!loop.measured.intervals.handedOverBefore(second)) {
+                if (System.nanoTime() >= deadline) {
+                    return false;
+                }
+                TimeUnit.MILLISECONDS.sleep(1);
+            }
+        }
+        return true;
+    }
+
+    /** Second {@code index} of the window, whole: every loop's counts added, the latencies as collected. */
+    private static SecondListener.SecondFigures secondFigures(List<EventLoop> loops, int index,
+                                                              IntervalLog.Builder intervals) {
+        long requests = 0;
+        long errors = 0;
+        for (EventLoop loop : loops) {
+            requests += loop.measured.completedInSecond(index);
+            errors += loop.measured.errorsInSecond(index);
+        }
+        return new SecondListener.SecondFigures(index, requests, errors, Latency.ofMicros(intervals.total(index)));
     }
 
     private static LoadResult summarize(List<EventLoop> loops, Operations operations, IntervalLog.Builder intervals,

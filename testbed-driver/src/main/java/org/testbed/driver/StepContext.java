@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.testbed.scenario.LanePool;
+import org.testbed.scenario.Operations;
 import org.testbed.scenario.RequestStream;
 import org.testbed.scenario.Workload;
 

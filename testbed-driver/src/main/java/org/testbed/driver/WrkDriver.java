@@ -12,10 +12,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.testbed.driver.LoadResult.ClientLatency;
+import org.testbed.driver.LoadResult.OperationFigures;
 import org.testbed.driver.LoadResult.Throughput;
 import org.testbed.driver.LoadResult.TransportCounts;
 import org.testbed.driver.proc.ClockTicks;
 import org.testbed.driver.proc.ProcStat;
+import org.testbed.scenario.Operations;
 import org.testbed.scenario.Workload;
 
 /**
@@ -28,9 +30,15 @@ import org.testbed.scenario.Workload;
  * <p>wrk reports no per-second counts: the result's {@link LoadResult#perSecond()} is empty. Being
  * a closed model, each request is sent when intended: the uncorrected latency is the latency and
  * the schedule lag is 0.
+ *
+ * <p>Nor figures per operation: the script's {@code done()} is handed one latency histogram for every
+ * request of the step, whatever its method. A workload of one route is one operation, whose figures
+ * are the step's; for the mix the result says why it has none ({@link #ONE_HISTOGRAM}).
  */
 public final class WrkDriver implements LoadDriver {
     public static final String NAME = "wrk";
+    /** Why a wrk step of several operations has no figures per operation. */
+    public static final String ONE_HISTOGRAM = "wrk keeps one latency histogram for all requests";
     private static final Pattern SUMMARY = Pattern.compile(
             "testbed-wrk requests=(\\d+) errors=(\\d+) rps=([\\d.]+) p50_ms=([\\d.]+) p90_ms=([\\d.]+)"
                     + " p99_ms=([\\d.]+) p999_ms=([\\d.]+) max_ms=([\\d.]+)");
@@ -94,9 +102,24 @@ public final class WrkDriver implements LoadDriver {
         }
         ProcStat after = ProcStat.self();
         String text = new String(out, StandardCharsets.UTF_8);
-        Matcher m = SUMMARY.matcher(text);
-        if (wrk.exitValue() != 0 || !m.find()) {
+        if (wrk.exitValue() != 0 || !SUMMARY.matcher(text).find()) {
             throw new IOException("wrk failed (exit " + wrk.exitValue() + "): " + String.join(" ", command) + "\n" + text);
+        }
+        double cpuMs = ClockTicks.toMillis(after.minus(before).childTicks());
+        String raw = "$ " + String.join(" ", command) + "\n" + text
+                + String.format(Locale.ROOT, "driver_cpu_ms=%.0f (children's CPU of the runner over the step)%n", cpuMs);
+        return result(workload, text, seconds, connections, cpuMs, raw);
+    }
+
+    /**
+     * The result of a wrk run of {@code workload} whose output is {@code text} (holding the script's
+     * summary line): its totals, and its one operation when the workload has one route; a workload of
+     * several operations gets none, and {@link #ONE_HISTOGRAM} says why.
+     */
+    static LoadResult result(Workload workload, String text, long seconds, int connections, double cpuMs, String raw) {
+        Matcher m = SUMMARY.matcher(text);
+        if (!m.find()) {
+            throw new IllegalArgumentException("no testbed-wrk summary line in wrk's output:\n" + text);
         }
         long requests = Long.parseLong(m.group(1));
         long errors = Long.parseLong(m.group(2));
@@ -104,10 +127,12 @@ public final class WrkDriver implements LoadDriver {
         double window = rps > 0 ? requests / rps : seconds;
         Latency latency = new Latency(Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5)),
                 Double.parseDouble(m.group(6)), Double.parseDouble(m.group(7)), Double.parseDouble(m.group(8)));
-        double cpuMs = ClockTicks.toMillis(after.minus(before).childTicks());
-        String raw = "$ " + String.join(" ", command) + "\n" + text
-                + String.format(Locale.ROOT, "driver_cpu_ms=%.0f (children's CPU of the runner over the step)%n", cpuMs);
-        return new LoadResult(NAME, new Throughput(requests, errors, window, new long[0]),
-                ClientLatency.closedModel(latency), cpuMs, connections, TransportCounts.NONE, raw);
+        Throughput throughput = new Throughput(requests, errors, window, new long[0]);
+        List<String> operations = Operations.of(workload).labels();
+        boolean single = operations.size() == 1;
+        List<OperationFigures> figures = single && requests > 0
+                ? List.of(new OperationFigures(operations.get(0), requests, errors, throughput.rps(), latency)) : List.of();
+        return new LoadResult(NAME, throughput, ClientLatency.closedModel(latency), cpuMs, connections,
+                TransportCounts.NONE, raw, figures, IntervalLog.NONE, single ? "" : ONE_HISTOGRAM);
     }
 }

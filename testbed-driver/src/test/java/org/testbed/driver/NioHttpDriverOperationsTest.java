@@ -140,7 +140,7 @@ class NioHttpDriverOperationsTest {
     }
 
     /** The intervals of an interval log by tag ({@link #UNTAGGED} for the untagged ones), in order. */
-    private static Map<String, List<AbstractHistogram>> read(Path file) throws IOException {
+    static Map<String, List<AbstractHistogram>> read(Path file) throws IOException {
         Map<String, List<AbstractHistogram>> byTag = new LinkedHashMap<>();
         try (HistogramLogReader reader = new HistogramLogReader(file.toFile())) {
             for (EncodableHistogram h = reader.nextIntervalHistogram(); h != null; h = reader.nextIntervalHistogram()) {

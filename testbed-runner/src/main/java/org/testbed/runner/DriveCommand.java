@@ -1,8 +1,10 @@
 package org.testbed.runner;
 
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -11,9 +13,13 @@ import org.testbed.driver.LoadDriver;
 import org.testbed.driver.LoadResult;
 import org.testbed.driver.NioHttpDriver;
 import org.testbed.driver.Scenarios;
+import org.testbed.driver.SecondListener;
 import org.testbed.driver.Target;
+import org.testbed.driver.WindowWatcher;
 import org.testbed.driver.WrkDriver;
+import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runner.step.Levels;
+import org.testbed.runner.step.LiveLine;
 import org.testbed.runner.step.Pinning;
 import org.testbed.scenario.KeySpace;
 import org.testbed.scenario.Preloader;
@@ -103,15 +109,21 @@ final class DriveCommand implements Callable<Integer> {
         LoadDriver d = driver.equals(WrkDriver.NAME)
                 ? new WrkDriver(wrk, Files.createTempDirectory("testbed-drive"), Levels.duration("10s"))
                 : new NioHttpDriver(Levels.duration("10s"), 4096, gzip);
+        LiveLine live = LiveLine.of(System.out);
         if (!Levels.duration(warmup).isZero()) {
-            d.run(target, scenarios.workload(scenario, "drive-warm"), level, Levels.duration(warmup), cpus);
+            run(d, target, scenarios.workload(scenario, "drive-warm"), level, Levels.duration(warmup), cpus,
+                    live.during("warm-up " + scenario + " " + level.label(), Levels.duration(warmup)));
         }
-        LoadResult r = d.run(target, workload, level, Levels.duration(duration), cpus);
+        LoadResult r = run(d, target, workload, level, Levels.duration(duration), cpus,
+                live.during(scenario + " " + level.label(), Levels.duration(duration)));
+        live.clear();
         System.out.printf(Locale.ROOT, "%s %s %s: %d requests, %d errors, %.0f req/s, p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f max %.3f ms,"
                         + " driver CPU %.0f ms = %.1f%% of %d CPU(s)%n", d.name(), scenario, level.label(), r.requests(), r.errors(),
                 r.rps(), r.latency().p50(), r.latency().p90(), r.latency().p99(), r.latency().p999(), r.latency().max(),
                 r.driverCpuMs(), 100 * r.driverCpuMs() / (r.seconds() * 1000 * cpus), cpus);
-        if (r.operations().size() > 1) {
+        if (!r.operationsUnavailable().isEmpty()) {
+            System.out.println("  per operation: " + OperationRecord.notAvailable(r.operationsUnavailable()));
+        } else if (r.operations().size() > 1) {
             for (LoadResult.OperationFigures op : r.operations()) {
                 System.out.printf(Locale.ROOT, "  %-12s %d requests, %d errors, %.0f req/s, p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f max %.3f ms%n",
                         op.name(), op.requests(), op.errors(), op.rps(), op.latency().p50(), op.latency().p90(),
@@ -125,5 +137,13 @@ final class DriveCommand implements Callable<Integer> {
             System.out.println(r.raw());
         }
         return 0;
+    }
+
+    /** One window; testbed-nio tells {@code live} each second of it (wrk knows none before it ends). */
+    private static LoadResult run(LoadDriver d, Target target, Workload workload, Level level, Duration length, int cpus,
+                                  SecondListener live) throws IOException, InterruptedException {
+        return d instanceof NioHttpDriver nio
+                ? nio.run(target, workload, level, length, cpus, WindowWatcher.NEVER, live)
+                : d.run(target, workload, level, length, cpus);
     }
 }

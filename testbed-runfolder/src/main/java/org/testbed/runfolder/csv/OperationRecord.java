@@ -10,7 +10,8 @@ import org.testbed.runfolder.ResultRow.StepKey;
  * request (the mix's GETs with its writes, the journey's six steps); this row is one kind alone, so
  * that a slow write is not hidden by fast reads. Which kinds a scenario has, and their labels, the
  * load driver decides ({@code GET}, {@code POST}, {@code PUT}, {@code DELETE} for the mix; the step
- * names for the journey; the route for a single-route scenario).
+ * names for the journey; the route for a single-route scenario). A driver that cannot break a step
+ * down (wrk) leaves one row that says so instead ({@link #notAvailable}).
  *
  * @param key the step, as results.csv keys it
  * @param repeat which fork measured the sample, from 1, as samples.csv says
@@ -24,9 +25,33 @@ import org.testbed.runfolder.ResultRow.StepKey;
 public record OperationRecord(StepKey key, int repeat, int iteration, String operation, long requests, long errors,
                               double rps, Latencies latency) {
 
+    /** The start of the {@code operation} of a sample whose driver gave no figures per operation. */
+    public static final String NOT_AVAILABLE = "n/a";
+
     public OperationRecord {
         repeat = Math.max(1, repeat);
         iteration = Math.max(1, iteration);
+    }
+
+    /**
+     * The one row of a sample its driver could not break down by operation: {@code operation} says
+     * so and why ({@code n/a (wrk keeps one latency histogram for all requests)}), the counts are the
+     * sample's (so that its rows still add up to its requests), the latencies are unknown (empty).
+     */
+    public static OperationRecord notAvailable(StepKey key, int repeat, int iteration, String why, long requests,
+                                               long errors, double rps) {
+        return new OperationRecord(key, repeat, iteration, notAvailable(why), requests, errors, rps,
+                new Latencies(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN));
+    }
+
+    /** How a sample without figures per operation is labelled: {@code n/a (why)}. */
+    public static String notAvailable(String why) {
+        return NOT_AVAILABLE + " (" + why + ")";
+    }
+
+    /** Whether this row holds an operation's figures, rather than saying that there are none. */
+    public boolean available() {
+        return !operation.startsWith(NOT_AVAILABLE);
     }
 
     private static final Column<OperationRecord> VARIANT = Column.text("variant", r -> r.key.variant());

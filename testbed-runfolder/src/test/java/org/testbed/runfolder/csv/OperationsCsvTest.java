@@ -37,6 +37,19 @@ class OperationsCsvTest {
 
         OperationsCsv.TABLE.write(file, operations.subList(0, 1));
         assertThat(OperationsCsv.TABLE.read(file)).containsExactly(operations.get(0));
+        assertThat(operations).allMatch(OperationRecord::available);
         assertThat(OperationsCsv.TABLE.read(dir.resolve("absent.csv"))).as("a run from before the table").isEmpty();
+    }
+
+    @Test
+    void aSampleWithoutFiguresPerOperationIsOneRowSayingWhyWithItsCountsAndNoLatencies(@TempDir Path dir) throws Exception {
+        OperationRecord none = OperationRecord.notAvailable(Records.closed("vertx", "mix", 64), 1, 1,
+                "wrk keeps one latency histogram for all requests", 20000, 4, 10000.0);
+        assertThat(none.available()).isFalse();
+        Path file = dir.resolve(OperationsCsv.FILE);
+        OperationsCsv.TABLE.write(file, List.of(none));
+        assertThat(OperationsCsv.TABLE.read(file)).containsExactly(none);
+        assertThat(Csv.parse(Files.readString(file)).get(1)).containsExactly("vertx", "mix", "64", "0.0", "plain", "1", "1",
+                "n/a (wrk keeps one latency histogram for all requests)", "20000", "4", "10000.0", "", "", "", "", "");
     }
 }

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import org.testbed.driver.SecondListener;
 import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.ResultRow;
@@ -13,7 +14,8 @@ import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.StepRecord;
 
 /**
- * Console progress: one line per sample and an estimate of the time left. The estimate adds the
+ * Console progress: one line per sample and an estimate of the time left, and on a terminal the
+ * current window's last second on a line rewritten in place ({@link LiveLine}). The estimate adds the
  * measured windows still to come, the warm-ups still to come at the average length of those done
  * so far (at their limit before the first has ended: a warm-up ends when the server is steady,
  * which cannot be known in advance), and each server start still to come at the average overhead
@@ -21,6 +23,8 @@ import org.testbed.runfolder.csv.StepRecord;
  */
 public final class Progress {
     private final PrintStream out;
+    /** The current window's last second, on a terminal; cleared before every other line. */
+    private final LiveLine live;
     private final RunRecorder recorder;
     private final int totalSteps;
     private final long startNanos = System.nanoTime();
@@ -46,6 +50,7 @@ public final class Progress {
     Progress(PrintStream out, RunRecorder recorder, int totalSteps, long measuredMillis, int warmUps, Duration warmupLimit,
              int variants) {
         this.out = out;
+        this.live = LiveLine.of(out);
         this.recorder = recorder;
         this.totalSteps = totalSteps;
         this.remainingMeasuredMillis = measuredMillis;
@@ -55,8 +60,14 @@ public final class Progress {
     }
 
     public void info(String message) {
+        live.clear();
         out.println(message);
         out.flush();
+    }
+
+    /** What the driver tells each second of a window of {@code length} ({@link LiveLine#during}). */
+    SecondListener live(String what, Duration length) {
+        return live.during(what, length);
     }
 
     /** A measured window has passed. */
@@ -88,6 +99,7 @@ public final class Progress {
      * operations adds one indented line of their p99s ({@link #perOperation}).
      */
     void step(Sample sample) {
+        live.clear();
         stepsDone++;
         ResultRow row = sample.row();
         StepRecord step = sample.step();
@@ -117,9 +129,13 @@ public final class Progress {
      * Each operation's p99, in the driver's order, and the share of the requests of the most frequent
      * one, so that the line says which figure dominates the step's: {@code per operation p99: GET
      * 3.100 ms (80%), POST 4.900 ms, ...}. Empty for a sample of one operation (or none), whose p99
-     * the step line has.
+     * the step line has. A sample its driver could not break down says so and why: {@code per
+     * operation: n/a (wrk keeps one latency histogram for all requests)}.
      */
     static String perOperation(List<OperationRecord> operations) {
+        if (operations.size() == 1 && !operations.get(0).available()) {
+            return "     per operation: " + operations.get(0).operation();
+        }
         if (operations.size() < 2) {
             return "";
         }
@@ -136,6 +152,7 @@ public final class Progress {
      * coverage the number of repeats allows) and the flags.
      */
     void summary(List<StepAggregate> steps) {
+        live.clear();
         out.println("steps (median of the repeats [confidence interval of the median]):");
         for (StepAggregate a : steps) {
             ResultRow row = a.row();
@@ -155,6 +172,7 @@ public final class Progress {
 
     /** The capacities found under {@code --sla}: per variant and scenario, the median over the passes and their range. */
     void capacities(List<CapacityCsv.Summary> capacities) {
+        live.clear();
         out.println("capacity (highest offered rate meeting the SLA with no error; median of the passes [min, max]):");
         for (CapacityCsv.Summary c : capacities) {
             CapacityRecord first = c.first();

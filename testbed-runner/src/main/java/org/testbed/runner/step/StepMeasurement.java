@@ -25,7 +25,9 @@ import org.testbed.driver.Level;
 import org.testbed.driver.LoadDriver;
 import org.testbed.driver.LoadResult;
 import org.testbed.driver.NioHttpDriver;
+import org.testbed.driver.SecondListener;
 import org.testbed.driver.Target;
+import org.testbed.driver.WindowWatcher;
 import org.testbed.driver.WrkDriver;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.ProcStatus;
@@ -62,8 +64,9 @@ final class StepMeasurement {
         this.problems = problems;
     }
 
+    /** {@code live}: told each second of the window while it runs (testbed-nio's steps only). */
     Sample measure(Variant variant, RunningServer server, JdkInfo jdk, Workload workload, Level level, Target target,
-                   int repeat, int iteration, WarmUp warmUp) throws IOException, InterruptedException {
+                   int repeat, int iteration, WarmUp warmUp, SecondListener live) throws IOException, InterruptedException {
         LoadDriver driver = driverFor(workload, level);
         long pid = server.pid();
         String slug = workload.name() + "-" + ResultRow.StepKey.levelSlug(level.concurrency(), level.rate()) + settings.conditionsSuffix()
@@ -86,7 +89,9 @@ final class StepMeasurement {
         Path flameFile = null;
         CounterReading counted = null;
         try {
-            result = driver.run(target, workload, level, settings.load().duration(), loadCpus);
+            result = driver instanceof NioHttpDriver nio
+                    ? nio.run(target, workload, level, settings.load().duration(), loadCpus, WindowWatcher.NEVER, live)
+                    : driver.run(target, workload, level, settings.load().duration(), loadCpus);
         } finally {
             if (scraper != null) {
                 scraper.close();
@@ -140,7 +145,11 @@ final class StepMeasurement {
                 raw, result.tlsHandshakes(), result.gzipResponses());
 
         CounterRecord counters = counted == null ? null : CounterRecord.of(row.key(), repeat, result.requests(), counted);
-        List<OperationRecord> operations = result.operations().stream()
+        // A driver that cannot break the step down says why, in a row of its own, rather than leave none.
+        List<OperationRecord> operations = !result.operationsUnavailable().isEmpty()
+                ? List.of(OperationRecord.notAvailable(key, repeat, iteration, result.operationsUnavailable(),
+                        result.requests(), result.errors(), result.rps()))
+                : result.operations().stream()
                 .map(o -> new OperationRecord(key, repeat, iteration, o.name(), o.requests(), o.errors(), o.rps(),
                         new ResultRow.Latencies(o.latency().p50(), o.latency().p90(), o.latency().p99(),
                                 o.latency().p999(), o.latency().max())))

@@ -128,7 +128,7 @@ final class VariantSession {
                             + (iteration > 1 ? "-i" + iteration : ""));
                     try {
                         Sample sample = measurement.measure(variant, server, serverJdk, workload, level, target, repeat,
-                                iteration, warmUp);
+                                iteration, warmUp, progress.live(step, settings.load().duration()));
                         recorder.record(sample);
                         progress.step(sample);
                         return sample;
@@ -319,7 +319,8 @@ final class VariantSession {
                 round++;
                 Duration length = Duration.ofMillis(Math.min(left, WARMUP_ROUND_SECONDS * 1000L));
                 LoadResult result = driver.run(target, rounds.apply(round), Level.closed(users), length,
-                        settings.servers().pinning().loadCpuCount(), watcher.perSecond());
+                        settings.servers().pinning().loadCpuCount(), watcher.perSecond(),
+                        progress.live("warm-up " + rounds.apply(0).name() + " round " + round, length));
                 seconds += result.seconds();
                 left -= length.toMillis();
                 // Every measured window follows a health check (the drain wait in run()); each round

@@ -28,4 +28,12 @@ class ProgressTest {
         assertThat(Progress.perOperation(List.of(operation("plaintext", 100, 1)))).isEmpty();
         assertThat(Progress.perOperation(List.of())).isEmpty();
     }
+
+    @Test
+    void aSampleItsDriverCouldNotBreakDownSaysSoAndWhy() {
+        OperationRecord none = OperationRecord.notAvailable(KEY, 1, 1, "wrk keeps one latency histogram for all requests",
+                9000, 0, 1800);
+        assertThat(Progress.perOperation(List.of(none)))
+                .isEqualTo("     per operation: n/a (wrk keeps one latency histogram for all requests)");
+    }
 }

@@ -1,4 +1,4 @@
-package org.testbed.driver;
+package org.testbed.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,11 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.testbed.scenario.CrudJourney;
-import org.testbed.scenario.KeySpace;
-import org.testbed.scenario.RequestSpec;
-import org.testbed.scenario.RequestStream;
-import org.testbed.scenario.Workload;
 
 /** How a step's requests are labelled: the mix by method, the journey by step, a single route by its name. */
 class OperationsTest {

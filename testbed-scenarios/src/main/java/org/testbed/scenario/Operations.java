@@ -1,15 +1,11 @@
-package org.testbed.driver;
+package org.testbed.scenario;
 
 import java.util.List;
-import org.testbed.scenario.CrudJourney;
-import org.testbed.scenario.HttpMethod;
-import org.testbed.scenario.ReadHeavyMix;
-import org.testbed.scenario.RequestSpec;
-import org.testbed.scenario.Workload;
 
 /**
  * The operations a step's figures are broken down by: one short, stable label per kind of request of
- * the workload, and which of them a request is. The one place the rule lives:
+ * the workload, and which of them a request is. The one place the rule lives, for every driver (the
+ * runner's figures per operation, the Gatling simulations' request names):
  *
  * <ul>
  *   <li>the mix: the HTTP method ({@code GET}, {@code POST}, {@code PUT}, {@code DELETE}). Each of its
@@ -27,7 +23,7 @@ import org.testbed.scenario.Workload;
  * {@link #indexOf} runs once per request, so it compares an enum or a few constant strings (the
  * names a journey's requests carry are these very constants) and allocates nothing.
  */
-final class Operations {
+public final class Operations {
     /** The mix's methods in the order its weights are given in, {@code GET:POST:PUT:DELETE}. */
     private static final List<HttpMethod> MIX_ORDER = List.of(HttpMethod.GET, HttpMethod.POST, HttpMethod.PUT,
             HttpMethod.DELETE);
@@ -41,7 +37,7 @@ final class Operations {
         this.byMethod = byMethod;
     }
 
-    static Operations of(Workload workload) {
+    public static Operations of(Workload workload) {
         if (workload instanceof ReadHeavyMix) {
             int[] byMethod = new int[HttpMethod.values().length];
             for (int i = 0; i < MIX_ORDER.size(); i++) {
@@ -59,16 +55,16 @@ final class Operations {
     }
 
     /** The labels, in the workload's order. */
-    List<String> labels() {
+    public List<String> labels() {
         return labels;
     }
 
-    int size() {
+    public int size() {
         return labels.size();
     }
 
     /** Which operation {@code spec} is, or -1 for a request of none (it counts in the step's total only). */
-    int indexOf(RequestSpec spec) {
+    public int indexOf(RequestSpec spec) {
         if (byMethod != null) {
             return byMethod[spec.method().ordinal()];
         }
