@@ -273,6 +273,9 @@ public record OperationComparison(List<Step> steps, List<String> notes) {
     private static Map<ResultRow.StepKey, Map<String, List<OperationRecord>>> byStep(List<OperationRecord> records) {
         Map<ResultRow.StepKey, Map<String, List<OperationRecord>>> map = new LinkedHashMap<>();
         for (OperationRecord r : records) {
+            if (!r.available()) {
+                continue; // a wrk sample's "n/a (why)" row: the step has no figures per operation to compare
+            }
             map.computeIfAbsent(r.key(), k -> new LinkedHashMap<>()).computeIfAbsent(r.operation(), k -> new ArrayList<>()).add(r);
         }
         return map;

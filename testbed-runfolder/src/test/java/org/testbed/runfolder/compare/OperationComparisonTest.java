@@ -17,6 +17,8 @@ import org.testbed.runfolder.SyntheticRun;
 import org.testbed.runfolder.SyntheticRun.Operation;
 import org.testbed.runfolder.compare.OperationComparison.Figure;
 import org.testbed.runfolder.compare.OperationComparison.OperationChange;
+import org.testbed.runfolder.csv.OperationRecord;
+import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.report.Chromium;
 import org.testbed.runfolder.stats.ForkPool;
 import org.testbed.runfolder.stats.Verdict;
@@ -122,6 +124,25 @@ class OperationComparisonTest {
         String dom = Chromium.dumpDom(CompareWriter.html(a, b, c, dir.resolve("compare.html")));
         assertThat(dom).contains("data-render=\"ok\"").contains("Per operation: A has no per-operation figures")
                 .doesNotContain("id=\"operation-changes\"");
+    }
+
+    @Test
+    void aWrkRunsNotAvailableRowsAreNoOperationsToCompare() throws Exception {
+        Path a = SyntheticRun.write(dir.resolve("a"), List.of(MIX));
+        Path b = SyntheticRun.write(dir.resolve("b"), List.of(MIX));
+        // What a wrk run of the mix writes: one "n/a (why)" row per sample instead of its operations.
+        Path operations = a.resolve(OperationsCsv.FILE);
+        List<OperationRecord> measured = OperationsCsv.TABLE.read(operations);
+        Files.delete(operations);
+        OperationsCsv.TABLE.create(operations);
+        for (OperationRecord r : measured.stream().filter(r -> r.operation().equals("GET")).toList()) {
+            OperationsCsv.TABLE.append(operations, OperationRecord.notAvailable(r.key(), r.repeat(), r.iteration(),
+                    "wrk keeps one latency histogram for all requests", r.requests(), r.errors(), r.rps()));
+        }
+
+        OperationComparison ops = CompareWriter.operations(a, b, CompareWriter.load(a, b));
+        assertThat(ops.steps()).isEmpty();
+        assertThat(ops.notes()).containsExactly("vertx mix c=64: no per-operation figures in A");
     }
 
     @Test
