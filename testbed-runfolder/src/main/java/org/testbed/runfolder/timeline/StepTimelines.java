@@ -26,7 +26,8 @@ public final class StepTimelines {
 
     /**
      * The timelines of a run folder: one entry per step that has an interval log, under the step's
-     * index in {@code rows}; a sample without a log (measured by wrk) is left out.
+     * index in {@code rows}; a sample without a log (measured by wrk) is left out, and one whose log
+     * or GC file cannot be read has only {@code error}, saying why.
      */
     public static ObjectNode of(Path runDir, List<ResultRow> rows, List<SampleRecord> samples,
                                 Map<ResultRow.StepKey, String> stepRaw) throws IOException {
@@ -45,7 +46,13 @@ public final class StepTimelines {
             for (Labelled l : raws) {
                 Path hlog = intervalLog(runDir, l.raw());
                 if (hlog != null) {
-                    ObjectNode sample = sample(SecondBySecond.read(hlog, null), GcReadingsCsv.TABLE.read(GcReadingsCsv.beside(hlog)));
+                    ObjectNode sample;
+                    try {
+                        sample = sample(SecondBySecond.read(hlog, null), GcReadingsCsv.TABLE.read(GcReadingsCsv.beside(hlog)));
+                    } catch (IOException e) {
+                        // One log cut short (a run stopped while writing it) must not cost the whole report: the view says why.
+                        sample = EnvironmentFile.JSON.createObjectNode().put("error", e.getMessage());
+                    }
                     sample.put("label", l.label());
                     sample.put("log", runDir.relativize(hlog).toString());
                     entries.add(sample);

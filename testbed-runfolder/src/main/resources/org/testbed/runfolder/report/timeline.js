@@ -77,6 +77,11 @@ window.testbedTimeline = (function () {
         : 'The server\'s GC was not read second by second in this run (a remote server, or a run from before it was).') +
       ' Move the pointer over a chart to read a second.');
     samples.forEach(function (s) {
+      if (s.error) {
+        kit.html('h3', {}, panel, s.label + ' (' + s.log + ')');
+        kit.html('p', {'class': 'stall'}, panel, 'Its interval log could not be read: ' + s.error);
+        return;
+      }
       kit.html('h3', {}, panel, s.label + ' (' + s.n.length + ' s from ' + new Date(s.start_ms).toISOString() + '; ' + s.log + ')');
       kit.html('p', {'class': 'stall'}, panel, worstSeconds(s, kit));
       drawSample(panel, s, edges, kit);

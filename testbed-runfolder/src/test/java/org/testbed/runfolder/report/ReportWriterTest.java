@@ -396,6 +396,11 @@ class ReportWriterTest {
                 .contains("Highest p99: second 4, 990.");
         assertThat(view).doesNotContain("<div id=\"timeline-view\" class=\"timeline-overlay\" hidden");
         Chromium.screenshot(report, fragment, Path.of("target", "report-timeline.png"));
+
+        // A log cut short costs its own view only: the page still renders and says why.
+        Files.writeString(dir.resolve("raw/vertx/mix-c0100.hlog"), "#[StartTime: 1.0 (seconds since epoch)]\n0.0,1.0,1.0,cut-sho");
+        String broken = rendered(Chromium.dumpDom(ReportWriter.write(dir), fragment));
+        assertThat(broken).contains("data-render=\"ok\"").contains("Its interval log could not be read: cannot read the interval log ");
     }
 
     /** The DOM without its scripts and styles: what the page shows, not the text of its renderer. */
