@@ -19,7 +19,11 @@ import org.testbed.runfolder.timeline.SecondBySecond;
 
 /**
  * A stall the run's headline figures average away, seen second by second: memcached is stopped
- * (SIGSTOP) for one second inside a measured window of vertx's mix, then resumed. The sample's
+ * (SIGSTOP) for one second inside a measured window of vertx's mix, then resumed. The closed
+ * model's users are all held by the stall, so its answers are lost, not deferred (an open model's
+ * backlog would arrive in the next second, and a second's count might not dip); and with 128 users
+ * the one answer each waited for the whole stall is more than 1 % of any second's answers, so the
+ * second it ends in has a p99 of the stall wherever the stall falls across the seconds. The sample's
  * interval log must show it where it happened (a second of few answers, with a p99 near the
  * second the answers waited), and the report's through-time view must render it.
  */
@@ -32,7 +36,7 @@ class StallIT {
         RunnerJar.deleteRecursively(run);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", RunnerJar.JAR.toString(), "run", "--root", RunnerJar.ROOT.toString(), "--variants", "vertx",
-                "--scenarios", "mix", "--concurrency", "16", "--duration", "8s", "--warmup", "2s", "--repeat", "1",
+                "--scenarios", "mix", "--concurrency", "128", "--duration", "8s", "--warmup", "2s", "--repeat", "1",
                 "--iterations", "1", "--run-id", "stall-run", "--out", run.toString()));
         StringBuilder output = new StringBuilder();
         try (MemcachedProcess memcached = MemcachedProcess.start()) {
@@ -56,7 +60,7 @@ class StallIT {
             }
         }
 
-        Path hlog = run.resolve("raw/vertx/mix-c0016.hlog");
+        Path hlog = run.resolve("raw/vertx/mix-c0128.hlog");
         List<SecondBySecond.Second> seconds = SecondBySecond.read(hlog, null).seconds();
         System.out.println("second by second: " + seconds.stream().map(s -> String.format("%.0f/s p99 %.1f ms", s.rps(), s.p99Ms())).toList());
         double[] rps = seconds.stream().mapToDouble(SecondBySecond.Second::rps).sorted().toArray();
@@ -65,18 +69,19 @@ class StallIT {
         int at = seconds.indexOf(worst);
         // The answers that waited out the stop arrive in the second it ended: their p99 is near the pause.
         assertThat(worst.p99Ms()).isGreaterThan(0.5 * PAUSE_MILLIS).isLessThan(2.5 * PAUSE_MILLIS);
-        // Throughput fell in the stall: the slowest of the seconds around it far under the median second.
+        // Throughput fell in the stall: a second's answers are missing from the one or two seconds it
+        // spans, so the slowest second around it has half of the median second's or fewer.
         double slowest = seconds.subList(Math.max(0, at - 1), Math.min(seconds.size(), at + 2)).stream()
                 .mapToDouble(SecondBySecond.Second::rps).min().orElseThrow();
-        assertThat(slowest).isLessThan(0.5 * median);
+        assertThat(slowest).isLessThan(0.6 * median);
         // Elsewhere the step is quick: the median second's p99 is far below the stall's.
         double[] p99 = seconds.stream().mapToDouble(SecondBySecond.Second::p99Ms).filter(v -> !Double.isNaN(v)).sorted().toArray();
         assertThat(p99[p99.length / 2]).isLessThan(0.2 * worst.p99Ms());
-        assertThat(run.resolve("raw/vertx/mix-c0016.gc.csv")).isNotEmptyFile();
+        assertThat(run.resolve("raw/vertx/mix-c0128.gc.csv")).isNotEmptyFile();
 
         Path report = run.resolve("report.html");
         String view = Chromium.dumpDom(report, "#timeline=0");
-        assertThat(view).contains("data-render=\"ok\"").contains("vertx mix c=16: through time")
+        assertThat(view).contains("data-render=\"ok\"").contains("vertx mix c=128: through time")
                 .contains("Highest p99: second " + at + ",").contains("data-kind=\"timeline\"");
         String page = Chromium.dumpDom(report);
         assertThat(page).contains("<h2 id=\"operations\">Per operation</h2>").contains("<td class=\"l \">GET</td>");

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
@@ -32,12 +33,12 @@ public final class IntervalLogFile {
     /** {@code count} latencies of {@code micros} each. */
     public static long[] times(int count, long micros) {
         long[] values = new long[count];
-        java.util.Arrays.fill(values, micros);
+        Arrays.fill(values, micros);
         return values;
     }
 
     public static long[] concat(long[]... parts) {
-        return java.util.Arrays.stream(parts).flatMapToLong(java.util.Arrays::stream).toArray();
+        return Arrays.stream(parts).flatMapToLong(Arrays::stream).toArray();
     }
 
     public Path write(Path file) throws IOException {
