@@ -2,6 +2,7 @@ package org.testbed.runfolder.report;
 
 import org.testbed.runfolder.EnvironmentFile;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -174,7 +175,9 @@ public final class ReportWriter {
     public static String page(String title, String mode, JsonNode data) throws IOException {
         boolean report = mode.equals("report");
         rules(data).put("not_quiet_pct", SampleRecord.NOT_QUIET_PCT);
-        String json = EnvironmentFile.JSON.writeValueAsString(data).replace("</", "<\\/").replace("<!--", "<\\!--");
+        // Compact: the through-time data is columns of numbers, and indenting them would grow the page by a third.
+        String json = EnvironmentFile.JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(data)
+                .replace("</", "<\\/").replace("<!--", "<\\!--");
         return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                 + "<title>" + escape(title) + "</title>\n<style>\n" + resource("report.css") + (report ? resource("timeline.css") : "") + "</style>\n</head>\n"
