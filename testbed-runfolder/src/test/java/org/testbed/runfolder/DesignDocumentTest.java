@@ -20,6 +20,7 @@ import org.testbed.runfolder.csv.CsvTable;
 import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.runfolder.timeline.GcReadingsCsv;
 
 /**
  * Keeps the results schema of docs/DESIGN.md true: the column table of each CSV file of a run
@@ -32,7 +33,7 @@ class DesignDocumentTest {
 
     static Stream<Arguments> tables() {
         return Stream.of(ResultsCsv.TABLE, StepsCsv.TABLE, SamplesCsv.TABLE, OperationsCsv.TABLE, CountersCsv.TABLE,
-                        CapacityCsv.TABLE, OperationComparison.TABLE)
+                        CapacityCsv.TABLE, OperationComparison.TABLE, GcReadingsCsv.TABLE)
                 .map(t -> Arguments.of(t.file(), t));
     }
 

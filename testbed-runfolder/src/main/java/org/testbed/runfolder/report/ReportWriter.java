@@ -2,6 +2,7 @@ package org.testbed.runfolder.report;
 
 import org.testbed.runfolder.EnvironmentFile;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -19,10 +20,14 @@ import org.testbed.runfolder.capacity.Sla;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.counters.CounterRecord;
 import org.testbed.runfolder.counters.CountersCsv;
+import org.testbed.runfolder.csv.OperationRecord;
+import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
 import org.testbed.runfolder.stats.MedianInterval;
+import org.testbed.runfolder.timeline.StepTimelines;
 
 /**
  * Writes {@code report.html} for a run folder: one self-contained file (CSS, script and data
@@ -38,6 +43,12 @@ import org.testbed.runfolder.stats.MedianInterval;
  * from steps.csv's cost columns, with error bars when repeated. When the page has rendered it
  * sets {@code data-render="ok"} on {@code <body>} (or {@code "error"} with the messages in
  * {@code #render-errors}), which the headless-browser test reads.
+ *
+ * <p>A run measured by testbed-nio also gets, per scenario, each operation's figures
+ * (operations.csv, medians over the samples) and, one click from each step's row, the step through
+ * time: each sample's throughput, p50 and p99 per second and a latency heat map from its interval
+ * log, with the server's GC per second marked where the runner read it ({@link StepTimelines}).
+ * That part of the page is its own script, {@code timeline.js}, which {@code report.js} calls.
  */
 public final class ReportWriter {
     public static final String FILE = "report.html";
@@ -60,6 +71,19 @@ public final class ReportWriter {
         List<CapacityCsv.Summary> capacities = CapacityCsv.summaries(CapacityCsv.TABLE.read(runDir.resolve(CapacityCsv.FILE)));
         if (!capacities.isEmpty()) {
             data.set("capacity", capacityJson(capacities));
+        }
+        List<OperationRecord> operations = OperationsCsv.TABLE.read(runDir.resolve(OperationsCsv.FILE));
+        if (!operations.isEmpty()) {
+            data.set("operations", OperationsJson.of(operations));
+        }
+        Map<ResultRow.StepKey, String> stepRaw = new HashMap<>();
+        steps.forEach(s -> stepRaw.put(s.key(), s.files().raw()));
+        ObjectNode timelines = StepTimelines.of(runDir, rows, SamplesCsv.TABLE.read(runDir.resolve(SamplesCsv.FILE)), stepRaw);
+        if (!timelines.isEmpty()) {
+            data.set("timelines", timelines);
+            data.set("timeline_buckets_ms", StepTimelines.bucketEdges());
+            // Each step's row names its entry, so the page finds it without rebuilding a key.
+            timelines.fieldNames().forEachRemaining(i -> ((ObjectNode) data.get("rows").get(Integer.parseInt(i))).put("timeline", i));
         }
         String title = "testbed run " + (rows.isEmpty() ? runDir.getFileName() : rows.get(0).origin().runId());
         Path file = runDir.resolve(FILE);
@@ -143,19 +167,27 @@ public final class ReportWriter {
         return page.has("rules") ? (ObjectNode) page.get("rules") : page.putObject("rules");
     }
 
-    /** A page: the shared CSS and renderer, the data, and {@code mode} ("report" or "compare") to draw. */
+    /**
+     * A page: the shared CSS and renderer, the data, and {@code mode} ("report" or "compare") to draw.
+     * A report carries the per-operation and through-time views too ({@code timeline.js}, loaded
+     * first so that report.js finds it when it draws).
+     */
     public static String page(String title, String mode, JsonNode data) throws IOException {
+        boolean report = mode.equals("report");
         rules(data).put("not_quiet_pct", SampleRecord.NOT_QUIET_PCT);
-        String json = EnvironmentFile.JSON.writeValueAsString(data).replace("</", "<\\/").replace("<!--", "<\\!--");
+        // Compact: the through-time data is columns of numbers, and indenting them would grow the page by a third.
+        String json = EnvironmentFile.JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(data)
+                .replace("</", "<\\/").replace("<!--", "<\\!--");
         return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                + "<title>" + escape(title) + "</title>\n<style>\n" + resource("report.css") + "</style>\n</head>\n"
+                + "<title>" + escape(title) + "</title>\n<style>\n" + resource("report.css") + (report ? resource("timeline.css") : "") + "</style>\n</head>\n"
                 + "<body data-render=\"pending\" data-mode=\"" + mode + "\">\n"
                 + "<header><h1>" + escape(title) + "</h1>"
                 + "<p id=\"render-status\">This report draws its charts with inline JavaScript; if you read this, scripts are disabled.</p>"
                 + "<pre id=\"render-errors\" hidden></pre></header>\n<main id=\"main\"></main>\n"
                 + "<script type=\"application/json\" id=\"data\">" + json + "</script>\n"
                 + ("compare".equals(mode) ? "<script>\n" + resource("compare-ops.js") + "</script>\n" : "")
+                + (report ? "<script>\n" + resource("timeline.js") + "</script>\n" : "")
                 + "<script>\n" + resource("report.js") + "</script>\n</body>\n</html>\n";
     }
 

@@ -573,15 +573,20 @@
               fmt(r.step.memcached_cpu_pct, 0) + '%)', cls: saturated(r) ? 'bad' : ''} : '']; }));
       });
     });
+    // timeline.js: the per-operation figures here, and each step through time (its rows' links below).
+    var kit = {html: html, table: table, barChart: barChart, legend: legend, fmt: fmt, niceTicks: niceTicks, unique: unique,
+      levelOf: levelOf, levelLabel: levelLabel, seriesOf: seriesOf, color: color, chart: function () { charts++; }};
+    if (window.testbedTimeline) { window.testbedTimeline.operations(main, data, kit); }
     html('h2', {}, main, 'Every step: latency percentiles, server CPU, memory, GC');
-    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'driver', l: 1}, {name: 'conditions', l: 1}, 'TLS handshakes', 'gzip responses', 'requests', 'errors', 'req/s',
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'through time', l: 1}, {name: 'driver', l: 1}, {name: 'conditions', l: 1}, 'TLS handshakes', 'gzip responses', 'requests', 'errors', 'req/s',
       'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'CPU user ms/req', 'CPU sys ms/req', 'RSS MiB', 'GCs', 'GC ms',
       'load side', 'driver CPU', 'memcached CPU', 'load CPUs busy', 'server CPUs busy', 'steal', 'other load',
       'repeats', {name: 'req/s interval', l: 1}, {name: 'p99 ms interval', l: 1}, {name: 'CPU ms/req interval', l: 1}, {name: 'steady', l: 1}, 'warm-up',
       {name: 'raw', l: 1}, {name: 'flame graph', l: 1}],
       rows.map(function (r) {
         var s = r.step || {};
-        return [r.variant, r.scenario, levelLabel(r), r.driver, r.conditions || 'plain', s.tls_handshakes !== undefined ? s.tls_handshakes : '',
+        return [r.variant, r.scenario, levelLabel(r), r.timeline !== undefined ? {href: '#timeline=' + r.timeline, text: 'through time'} : '',
+          r.driver, r.conditions || 'plain', s.tls_handshakes !== undefined ? s.tls_handshakes : '',
           s.gzip_responses !== undefined ? s.gzip_responses : '', r.requests, r.errors ? {text: String(r.errors), cls: 'bad'} : 0, fmt(r.rps, 1),
           fmt(r.lat_p50_ms, 3), fmt(r.lat_p90_ms, 3), fmt(r.lat_p99_ms, 3), fmt(r.lat_p999_ms, 3), fmt(r.lat_max_ms, 3),
           fmt(r.cpu_user_ms_per_req, 4), fmt(r.cpu_sys_ms_per_req, 4), fmt(r.server_rss_mb, 1), r.gc_count, fmt(r.gc_ms, 1),
@@ -598,6 +603,7 @@
     renderStepColumns(main, rows);
     if (data.counters && data.counters.length) { renderCounters(main, data.counters, color); }
     renderEnvironment(main, env);
+    if (window.testbedTimeline) { window.testbedTimeline.install(main, data, kit); }
   }
 
   // steps.csv as written, every column under its own name: a figure added to the run folder's

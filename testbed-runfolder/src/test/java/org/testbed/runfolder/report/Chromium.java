@@ -37,15 +37,25 @@ public final class Chromium {
 
     /** The DOM after the page's scripts ran ({@code --dump-dom}). */
     public static String dumpDom(Path page) throws IOException, InterruptedException {
-        return run(page, "--dump-dom");
+        return dumpDom(page, "");
+    }
+
+    /** The DOM of the page opened at {@code fragment} ({@code #timeline=3}: a view the page opens from its address). */
+    public static String dumpDom(Path page, String fragment) throws IOException, InterruptedException {
+        return run(page, fragment, "--dump-dom");
     }
 
     /** A PNG screenshot of the page. */
     public static void screenshot(Path page, Path png) throws IOException, InterruptedException {
-        run(page, "--screenshot=" + png.toAbsolutePath(), "--window-size=1300,2400");
+        screenshot(page, "", png);
     }
 
-    private static String run(Path page, String... what) throws IOException, InterruptedException {
+    /** A PNG screenshot of the page opened at {@code fragment}. */
+    public static void screenshot(Path page, String fragment, Path png) throws IOException, InterruptedException {
+        run(page, fragment, "--screenshot=" + png.toAbsolutePath(), "--window-size=1300,2400");
+    }
+
+    private static String run(Path page, String fragment, String... what) throws IOException, InterruptedException {
         // Chromium fills its profile with hundreds of files; a test that left one per page behind
         // filled the temporary folder by the hundred.
         Path profile = Files.createTempDirectory("chromium-profile");
@@ -55,7 +65,7 @@ public final class Chromium {
                     "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
                     "--disable-dev-shm-usage", "--user-data-dir=" + profile));
             command.addAll(List.of(what));
-            command.add(page.toAbsolutePath().toUri().toString());
+            command.add(page.toAbsolutePath().toUri() + fragment);
             Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
             byte[] out = p.getInputStream().readAllBytes();
             if (!p.waitFor(60, TimeUnit.SECONDS)) {

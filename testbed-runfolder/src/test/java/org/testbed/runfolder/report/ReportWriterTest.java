@@ -21,12 +21,17 @@ import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.Records;
 import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.csv.OperationRecord;
+import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
 import org.testbed.runfolder.price.PriceList;
 import org.testbed.runfolder.stats.MedianInterval;
+import org.testbed.runfolder.timeline.GcReading;
+import org.testbed.runfolder.timeline.GcReadingsCsv;
+import org.testbed.runfolder.timeline.IntervalLogFile;
 
 /**
  * A synthetic run with every kind of chart (a staircase, a single-level delay step with the
@@ -332,6 +337,70 @@ class ReportWriterTest {
         assertThat(dom).containsPattern("<li class=\"better\">vertx mix c=100 cost 0\\.500× \\[0\\.\\d+, 0\\.\\d+\\] cheaper");
         assertThat(count(dom, "<li class=\"better\">")).isEqualTo(24);
         assertThat(dom).contains("id=\"price-note\"").contains("A at 0.0416 per hour × server share 0.5");
+    }
+
+    /**
+     * operations.csv and the interval logs on the page: per scenario a table and a p99 chart of the
+     * operations, and from the one step with a log a link to its seconds, which opens the through-time
+     * view (here straight from the page's address) with the stall second named and the GC marked.
+     */
+    @Test
+    void perOperationFiguresAndAStepThroughTimeRenderInABrowser(@TempDir Path dir) throws Exception {
+        syntheticRun(dir, 1.0);
+        List<OperationRecord> operations = new ArrayList<>();
+        for (ResultRow r : ResultsCsv.read(dir.resolve(ResultsCsv.FILE))) {
+            if (r.scenario().equals("mix")) {
+                String[] methods = {"GET", "POST", "PUT", "DELETE"};
+                double[] share = {0.8, 0.1, 0.05, 0.05};
+                for (int m = 0; m < methods.length; m++) {
+                    double p99 = r.latency().p99Ms() * (m == 0 ? 0.9 : 1.5 + m);
+                    operations.add(new OperationRecord(r.key(), 1, 1, methods[m], Math.round(r.throughput().requests() * share[m]),
+                            m == 3 ? 2 : 0, r.throughput().rps() * share[m],
+                            new ResultRow.Latencies(p99 / 4, p99 / 2, p99, p99 * 1.5, p99 * 3)));
+                }
+            }
+        }
+        OperationsCsv.TABLE.write(dir.resolve(OperationsCsv.FILE), operations);
+        // vertx mix c=100's window: ten seconds, the fifth a stall (few answers, a second's wait), a GC in the seventh.
+        IntervalLogFile log = new IntervalLogFile();
+        for (int s = 0; s < 10; s++) {
+            log.interval(s, s + 1, null, s == 4 ? IntervalLogFile.concat(IntervalLogFile.times(50, 300), IntervalLogFile.times(20, 990_000))
+                    : IntervalLogFile.concat(IntervalLogFile.times(1500, 300), IntervalLogFile.times(15, 2_000)));
+        }
+        Path hlog = log.write(dir.resolve("raw/vertx/mix-c0100.hlog"));
+        long start = IntervalLogFile.START_MS;
+        GcReadingsCsv.TABLE.write(GcReadingsCsv.beside(hlog), List.of(new GcReading(start, 3, 40), new GcReading(start + 6400, 3, 40),
+                new GcReading(start + 6650, 4, 58.5), new GcReading(start + 10_000, 4, 58.5)));
+
+        Path report = ReportWriter.write(dir);
+        String dom = rendered(Chromium.dumpDom(report));
+        assertThat(dom).contains("data-render=\"ok\"").contains("<pre id=\"render-errors\" hidden=\"\"></pre>");
+        assertThat(dom).contains("<h2 id=\"operations\">Per operation</h2>").contains("mix: p99 latency per operation");
+        assertThat(count(dom, "class=\"operations-table\"")).isEqualTo(1);
+        assertThat(count(dom, "data-chart=\"operations\"")).isEqualTo(1);
+        // 3 variants x 4 levels x 4 methods, each a row; DELETE's errors marked.
+        assertThat(count(dom.substring(dom.indexOf("class=\"operations-table\"")), "<td class=\"l \">DELETE</td>")).isEqualTo(12);
+        assertThat(dom).contains("<td class=\"l \">vertx</td><td class=\"\">c=100</td><td class=\"l \">GET</td>");
+        // One step has a log: one link, and the view stays closed until it is followed.
+        Matcher link = Pattern.compile("<a href=\"#timeline=(\\d+)\">through time</a>").matcher(dom);
+        assertThat(link.find()).isTrue();
+        assertThat(link.find()).isFalse();
+        assertThat(dom).contains("<div id=\"timeline-view\" class=\"timeline-overlay\" hidden=\"\"></div>");
+
+        String fragment = "#timeline=" + Pattern.compile("#timeline=(\\d+)").matcher(dom).results().findFirst().orElseThrow().group(1);
+        String view = rendered(Chromium.dumpDom(report, fragment));
+        assertThat(view).contains("data-render=\"ok\"").contains("<pre id=\"render-errors\" hidden=\"\"></pre>");
+        assertThat(view).contains("vertx mix c=100: through time").contains("Orange: seconds in which the server's JVM collected garbage");
+        assertThat(count(view, "data-kind=\"timeline\" data-seconds=\"10\"")).isEqualTo(1);
+        assertThat(view).contains("Lowest throughput: second 4, 70 req/s (median second 1,515 req/s)")
+                .contains("Highest p99: second 4, 990.");
+        assertThat(view).doesNotContain("<div id=\"timeline-view\" class=\"timeline-overlay\" hidden");
+        Chromium.screenshot(report, fragment, Path.of("target", "report-timeline.png"));
+
+        // A log cut short costs its own view only: the page still renders and says why.
+        Files.writeString(dir.resolve("raw/vertx/mix-c0100.hlog"), "#[StartTime: 1.0 (seconds since epoch)]\n0.0,1.0,1.0,cut-sho");
+        String broken = rendered(Chromium.dumpDom(ReportWriter.write(dir), fragment));
+        assertThat(broken).contains("data-render=\"ok\"").contains("Its interval log could not be read: cannot read the interval log ");
     }
 
     /** The DOM without its scripts and styles: what the page shows, not the text of its renderer. */

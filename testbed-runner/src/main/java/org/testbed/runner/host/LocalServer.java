@@ -3,6 +3,7 @@ package org.testbed.runner.host;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
@@ -64,6 +65,11 @@ public final class LocalServer implements RunningServer {
     @Override
     public Flamegraphs.Profiled profiled(Flamegraphs flamegraphs) {
         return flamegraphs.attached(process.pid());
+    }
+
+    @Override
+    public Optional<Path> localPerfData() {
+        return Optional.ofNullable(GcCounters.perfDataFile(process.pid()));
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.testbed.runner.host;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.proc.CompilerThreads;
@@ -39,6 +40,15 @@ public interface RunningServer extends AutoCloseable {
 
     /** It, to profile with {@code flamegraphs}: attached here, or through jcmd on its machine. */
     Flamegraphs.Profiled profiled(Flamegraphs flamegraphs);
+
+    /**
+     * Its JVM's hsperfdata file on this machine, which the step reads a few times a second for GC
+     * through the window; empty for a server on another machine (a read there is an ssh round trip)
+     * or a JVM that publishes none.
+     */
+    default Optional<Path> localPerfData() {
+        return Optional.empty();
+    }
 
     /** The machine it runs on, as results.csv names it. */
     MachineLabel machine();

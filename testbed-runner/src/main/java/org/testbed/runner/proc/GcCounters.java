@@ -44,8 +44,8 @@ public record GcCounters(long count, double millis, String source) {
         return new GcCounters(count - earlier.count, millis - earlier.millis, source);
     }
 
-    /** {@code /tmp/hsperfdata_USER/PID} (or under {@code java.io.tmpdir}), if it exists. */
-    static Path perfDataFile(long pid) {
+    /** {@code /tmp/hsperfdata_USER/PID} (or under {@code java.io.tmpdir}), if it exists; else null. */
+    public static Path perfDataFile(long pid) {
         String user = System.getProperty("user.name");
         for (String tmp : List.of("/tmp", System.getProperty("java.io.tmpdir"))) {
             Path candidate = Path.of(tmp, "hsperfdata_" + user, Long.toString(pid));

@@ -30,9 +30,12 @@ import org.testbed.driver.Target;
 import org.testbed.driver.WindowWatcher;
 import org.testbed.driver.WrkDriver;
 import org.testbed.runner.proc.GcCounters;
+import org.testbed.runner.proc.GcSampler;
 import org.testbed.runner.proc.ProcStatus;
 import org.testbed.runfolder.stats.Spread;
 import org.testbed.runfolder.stats.SteadyState;
+import org.testbed.runfolder.timeline.GcReading;
+import org.testbed.runfolder.timeline.GcReadingsCsv;
 import org.testbed.scenario.Workload;
 import org.testbed.variant.Variant;
 
@@ -40,7 +43,8 @@ import org.testbed.variant.Variant;
  * Measures one step once: reads the server before, applies the load for the step's window (with a
  * flame graph if asked), reads the server after, and turns it into a {@link Sample} whose raw file
  * and interval log (the latencies second by second, {@code .hlog} beside the raw file) are written
- * at once.
+ * at once; for a server on this machine, with its GC counters read through the window beside them
+ * ({@code .gc.csv}).
  */
 final class StepMeasurement {
     private final RunSettings settings;
@@ -85,6 +89,8 @@ final class StepMeasurement {
                 ? server.countEvents(settings.output().out().resolve("counters").resolve(variant.name()).resolve(slug + ".txt"))
                 : null;
         MetricsScraper scraper = settings.conditions().metrics() ? MetricsScraper.start(server.baseUri()) : null;
+        GcSampler gcSampler = server.localPerfData().map(f -> GcSampler.start(f, GcReadingsCsv.PERIOD_MILLIS)).orElse(null);
+        List<GcReading> gcReadings = List.of();
         LoadResult result;
         Path flameFile = null;
         CounterReading counted = null;
@@ -93,6 +99,9 @@ final class StepMeasurement {
                     ? nio.run(target, workload, level, settings.load().duration(), loadCpus, WindowWatcher.NEVER, live)
                     : driver.run(target, workload, level, settings.load().duration(), loadCpus);
         } finally {
+            if (gcSampler != null) {
+                gcReadings = gcSampler.stop();
+            }
             if (scraper != null) {
                 scraper.close();
             }
@@ -165,7 +174,11 @@ final class StepMeasurement {
         }
         Files.writeString(rawFile, rawText, StandardCharsets.UTF_8);
         if (!result.intervals().isEmpty()) {
-            result.intervals().write(rawFile.resolveSibling(slug + ".hlog"), List.of(String.format(Locale.ROOT,
+            Path hlog = rawFile.resolveSibling(slug + ".hlog");
+            if (gcReadings.size() > 1) {
+                GcReadingsCsv.TABLE.write(GcReadingsCsv.beside(hlog), gcReadings);
+            }
+            result.intervals().write(hlog, List.of(String.format(Locale.ROOT,
                     "variant %s (%s), scenario %s, level %s, conditions %s, repeat %d, iteration %d, driver %s, started %s",
                     variant.name(), variant.mode(), workload.name(), level.label(), settings.conditions().label(), repeat,
                     iteration, result.driver(), startedAt)));
