@@ -3,19 +3,24 @@ package org.testbed.runner.host;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.proc.CgroupCpu;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.CompilerThreads;
 import org.testbed.driver.proc.ProcStat;
 import org.testbed.runner.proc.ProcStatus;
+import org.testbed.runner.proc.SaturationReading;
 import org.testbed.variant.VariantProcess;
 
 /** A variant started on this machine: read from this machine's {@code /proc} and hsperfdata. */
 public final class LocalServer implements RunningServer {
     private final VariantProcess process;
     private final Path javaHome;
+    /** Its cgroup with a CPU limit, found at its first reading (a process stays in its cgroup); null until then. */
+    private Optional<CgroupCpu> limitedCgroup;
 
     /** @param javaHome the JDK the variant runs on, for jstat when its hsperfdata file is not there; may be null */
     public LocalServer(VariantProcess process, Path javaHome) {
@@ -43,7 +48,11 @@ public final class LocalServer implements RunningServer {
     public ServerReading read() throws IOException {
         ProcStat cpu = ProcStat.read(process.pid());
         GcCounters gc = GcCounters.read(process.pid(), javaHome);
-        return new ServerReading(cpu, gc, ProcStatus.read(process.pid()), null);
+        if (limitedCgroup == null) {
+            limitedCgroup = CgroupCpu.locate(process.pid());
+        }
+        return new ServerReading(cpu, gc, ProcStatus.read(process.pid()), null,
+                SaturationReading.read(process.pid(), limitedCgroup));
     }
 
     @Override
