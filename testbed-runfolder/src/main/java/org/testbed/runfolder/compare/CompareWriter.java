@@ -38,6 +38,8 @@ public final class CompareWriter {
                 case P99 -> 3;
                 case CPU -> 5;
                 case COST -> Pricing.DIGITS;
+                case RUNQ -> 2;
+                case INVOLUNTARY_CS -> 4;
             };
         }
 
@@ -229,6 +231,8 @@ public final class CompareWriter {
             case P99 -> String.format(Locale.ROOT, "%.3f", v);
             case CPU -> String.format(Locale.ROOT, "%.4f", v);
             case COST -> Pricing.cost(v);
+            case RUNQ -> String.format(Locale.ROOT, "%.2f", v);
+            case INVOLUNTARY_CS -> String.format(Locale.ROOT, "%.4f", v);
         };
     }
 
@@ -238,6 +242,8 @@ public final class CompareWriter {
             case P99 -> "ms p99";
             case CPU -> "CPU ms/req";
             case COST -> "per million requests";
+            case RUNQ -> "µs run-queue wait/req";
+            case INVOLUNTARY_CS -> "involuntary switches/req";
         };
     }
 

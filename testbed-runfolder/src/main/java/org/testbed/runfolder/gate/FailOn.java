@@ -24,7 +24,7 @@ import org.testbed.runfolder.stats.Verdict;
  * <pre>
  *   FAIL_ON := TERM ( "," TERM )*
  *   TERM    := FIGURE [ "&gt;" PCT "%" ]
- *   FIGURE  := "slower" (every figure compare weighs) | "rps" | "p99" | "cpu"
+ *   FIGURE  := "slower" (every figure compare weighs) | "rps" | "p99" | "cpu" | "cost" | "runq_wait" | "involuntary_cs"
  *   PCT     := a number, 0 &lt; PCT &lt; 100
  * </pre>
  * e.g. {@code slower}, {@code rps,p99}, {@code slower>5%}, {@code rps>5%,p99>10%}. A figure named on
@@ -45,7 +45,8 @@ public record FailOn(String text, Map<Metric, Double> minEffects) {
     public static final String FILE = "compare-junit.xml";
     private static final String EVERY = "slower";
     /** The unit of each figure in the messages, by its name in compare.csv. */
-    private static final Map<String, String> UNITS = Map.of("rps", " req/s", "p99", " ms", "cpu", " ms/req", "cost", " per million requests");
+    private static final Map<String, String> UNITS = Map.of("rps", " req/s", "p99", " ms", "cpu", " ms/req", "cost", " per million requests",
+            "runq_wait", " µs/req run-queue wait", "involuntary_cs", " involuntary switches/req");
     private static final Pattern TERM = Pattern.compile("([a-z0-9_.]+)(?:\\s*>\\s*([0-9]+(?:\\.[0-9]+)?)\\s*%)?");
 
     /**

@@ -28,15 +28,17 @@ class FailOnTest {
     @Test
     void slowerGatesEveryFigureAndAFigureNamedAloneGatesOnlyItself() {
         assertThat(FailOn.parse(List.of("slower")).minEffects())
-                .as("every figure, the cost of two priced runs too")
-                .isEqualTo(Map.of(Metric.RPS, 0.0, Metric.P99, 0.0, Metric.CPU, 0.0, Metric.COST, 0.0));
+                .as("every figure, the cost of two priced runs and the server's saturation readings too")
+                .isEqualTo(Map.of(Metric.RPS, 0.0, Metric.P99, 0.0, Metric.CPU, 0.0, Metric.COST, 0.0, Metric.RUNQ, 0.0,
+                        Metric.INVOLUNTARY_CS, 0.0));
         assertThat(FailOn.parse(List.of("rps,p99")).minEffects()).isEqualTo(Map.of(Metric.RPS, 0.0, Metric.P99, 0.0));
         assertThat(FailOn.parse(List.of("p99>10%")).minEffects()).isEqualTo(Map.of(Metric.P99, 0.10));
         assertThat(FailOn.parse(List.of(" Slower > 5 % ")).minEffects())
-                .isEqualTo(Map.of(Metric.RPS, 0.05, Metric.P99, 0.05, Metric.CPU, 0.05, Metric.COST, 0.05));
+                .isEqualTo(Map.of(Metric.RPS, 0.05, Metric.P99, 0.05, Metric.CPU, 0.05, Metric.COST, 0.05, Metric.RUNQ, 0.05,
+                        Metric.INVOLUNTARY_CS, 0.05));
         assertThat(FailOn.parse(List.of("slower>5%,p99>12.5%")).minEffects())
                 .as("a figure named on its own keeps its own minimum").isEqualTo(Map.of(Metric.RPS, 0.05, Metric.P99, 0.125,
-                        Metric.CPU, 0.05, Metric.COST, 0.05));
+                        Metric.CPU, 0.05, Metric.COST, 0.05, Metric.RUNQ, 0.05, Metric.INVOLUNTARY_CS, 0.05));
         assertThat(FailOn.parse(List.of("rps", "cpu>3%")).minEffects())
                 .as("the option repeated").isEqualTo(Map.of(Metric.RPS, 0.0, Metric.CPU, 0.03));
         assertThat(FailOn.parse(List.of("rps", "cpu>3%")).text()).isEqualTo("rps,cpu>3%");
@@ -45,7 +47,7 @@ class FailOnTest {
     @Test
     void badInputIsOneLineNamingWhatIsAllowed() {
         assertBad("faster", "--fail-on 'faster': no figure 'faster'; --fail-on takes slower (every figure) or figures"
-                + " among rps, p99, cpu, cost, comma-separated");
+                + " among rps, p99, cpu, cost, runq_wait, involuntary_cs, comma-separated");
         assertBad("", "--fail-on '' has an empty term");
         assertBad("rps,,p99", "--fail-on 'rps,,p99' has an empty term");
         assertBad("p99>10", "--fail-on 'p99>10': 'p99>10' is not a figure with an optional >PCT%");
