@@ -12,7 +12,7 @@ import java.util.function.Function;
  *
  * @param runQueueWaitUsPerReq time the server's threads spent runnable on a run queue without a CPU
  *                             ({@code /proc/PID/task/TID/schedstat} field two, summed), µs per request
- * @param runQueueWaitPct that time over the window times the CPUs the server could use (those it may
+ * @param runQueueWaitPct that time over the time between the readings times the CPUs the server could use (those it may
  *                        run on, or its cgroup's limit when lower), in percent: 100 means as many of its
  *                        threads waited as it had CPUs, all the time
  * @param involuntarySwitchesPerReq its threads' preemptions ({@code nonvoluntary_ctxt_switches}), per request

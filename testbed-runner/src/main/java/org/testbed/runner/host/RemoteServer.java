@@ -180,7 +180,7 @@ public final class RemoteServer implements RunningServer {
                 saturation = new SaturationReading(ThreadSchedules.parse(parts[4], parts[5]), TcpCounters.parse(parts[6]),
                         SaturationReading.allowedCpus(parts[1]),
                         cgroup.isPresent() ? Optional.of(CgroupCpu.parseStat(parts[7])) : Optional.empty(),
-                        cgroup.map(CgroupCpu::limitCpus).orElse(Double.NaN));
+                        cgroup.map(CgroupCpu::limitCpus).orElse(Double.NaN), System.nanoTime());
             } catch (RuntimeException e) {
                 throw new IOException("unreadable saturation readings from " + where + ": " + e.getMessage(), e);
             }

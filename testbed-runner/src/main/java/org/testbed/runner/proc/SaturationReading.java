@@ -15,17 +15,21 @@ import java.util.Optional;
  *
  * @param throttling its cgroup's {@code cpu.stat}, or empty when no CPU limit applies
  * @param cpuLimit the cgroup's limit in CPUs, NaN when none
+ * @param nanos when it was read, {@link System#nanoTime()} of the reader: the time between two readings is
+ *              what their wait is a share of (a little longer than the load's window, as the counts are)
  */
 public record SaturationReading(ThreadSchedules threads, TcpCounters tcp, int allowedCpus,
-                                Optional<CgroupCpu.Throttling> throttling, double cpuLimit) {
+                                Optional<CgroupCpu.Throttling> throttling, double cpuLimit, long nanos) {
 
     /** Process {@code pid} on this machine now; {@code cgroup} is its limited cgroup ({@link CgroupCpu#locate}), found once. */
     public static SaturationReading read(long pid, Optional<CgroupCpu> cgroup) throws IOException {
+        long nanos = System.nanoTime();
         ThreadSchedules threads = ThreadSchedules.read(pid);
         TcpCounters tcp = TcpCounters.read(pid);
         int cpus = allowedCpus(Files.readString(Path.of("/proc", Long.toString(pid), "status")));
         Optional<CgroupCpu.Throttling> throttling = cgroup.isPresent() ? Optional.of(cgroup.get().read()) : Optional.empty();
-        return new SaturationReading(threads, tcp, cpus, throttling, cgroup.map(CgroupCpu::limitCpus).orElse(Double.NaN));
+        return new SaturationReading(threads, tcp, cpus, throttling, cgroup.map(CgroupCpu::limitCpus).orElse(Double.NaN),
+                nanos);
     }
 
     /**

@@ -19,7 +19,7 @@ import org.testbed.runner.proc.ThreadSchedules;
  * @param tcp the TCP counters' differences (its network namespace's)
  * @param throttling its cgroup's throttling, null without a CPU limit
  * @param usableCpus the CPUs' worth of time it could use ({@link SaturationReading#usableCpus})
- * @param windowS the step's window, seconds
+ * @param windowS the time between the two readings, seconds: the load's window and the moments around it
  */
 record SaturationAccounting(Saturation figures, ThreadSchedules.Delta threads, TcpCounters tcp,
                             CgroupCpu.Throttling throttling, double usableCpus, double windowS) {
@@ -34,12 +34,18 @@ record SaturationAccounting(Saturation figures, ThreadSchedules.Delta threads, T
     /** A step whose snapshots had no saturation readings (the server's machine could not give them). */
     static final SaturationAccounting NONE = new SaturationAccounting(Saturation.UNKNOWN, null, null, null, 0, 0);
 
-    static SaturationAccounting of(ServerSnapshot before, ServerSnapshot after, long requests, double windowS) {
+    /**
+     * The figures between two snapshots. The wait's share is of the time between the readings, not
+     * of the load's window alone: the counts cover that whole time (the driver's lead-in and its
+     * last answers too), as the CPU time per request does.
+     */
+    static SaturationAccounting of(ServerSnapshot before, ServerSnapshot after, long requests) {
         SaturationReading a = before.saturation();
         SaturationReading b = after.saturation();
         if (a == null || b == null) {
             return NONE;
         }
+        double windowS = (b.nanos() - a.nanos()) / 1e9;
         ThreadSchedules.Delta threads = b.threads().since(a.threads());
         TcpCounters tcp = b.tcp().minus(a.tcp());
         CgroupCpu.Throttling throttling = a.throttling().isPresent() && b.throttling().isPresent()
@@ -89,7 +95,7 @@ record SaturationAccounting(Saturation figures, ThreadSchedules.Delta threads, T
         }
         StringBuilder text = new StringBuilder();
         text.append(String.format(Locale.ROOT, "server run-queue wait (/proc/PID/task/*/schedstat field 2, summed): %.1f ms"
-                        + " = %.2f µs/req over %d requests = %.1f%% of %.1f s x %s CPU(s) it could use%n",
+                        + " = %.2f µs/req over %d requests = %.1f%% of %.2f s between the readings x %s CPU(s) it could use%n",
                 threads.waitNanos() / 1e6, figures.runQueueWaitUsPerReq(), requests, figures.runQueueWaitPct(), windowS,
                 cpus(usableCpus)));
         text.append(String.format(Locale.ROOT, "server involuntary context switches (/proc/PID/task/*/status, summed): %d"

@@ -103,7 +103,7 @@ final class StepMeasurement {
         MachineLabel machine = server.machine();
         LoadAccounting load = LoadAccounting.of(before, after, result, settings.servers().pinning(), settings.load().saturationPct());
         GcCounters gc = after.gc().minus(before.gc());
-        SaturationAccounting saturation = SaturationAccounting.of(before, after, result.requests(), result.seconds());
+        SaturationAccounting saturation = SaturationAccounting.of(before, after, result.requests());
 
         ResultRow.StepKey key = new ResultRow.StepKey(variant.name(), workload.name(), level.isOpen() ? 0 : level.concurrency(),
                 level.isOpen() ? level.rate() : 0, settings.conditions());

@@ -164,7 +164,7 @@ class SaturationReadingTest {
         assertThat(here).isBetween(1, (int) machineCpus);
         SaturationReading reading = SaturationReading.read(SELF, Optional.empty());
         assertThat(reading.usableCpus()).isEqualTo(here);
-        assertThat(new SaturationReading(reading.threads(), reading.tcp(), 4, Optional.empty(), 1.5).usableCpus()).isEqualTo(1.5);
+        assertThat(new SaturationReading(reading.threads(), reading.tcp(), 4, Optional.empty(), 1.5, 0).usableCpus()).isEqualTo(1.5);
     }
 
     private static long mainTid() {

@@ -30,17 +30,16 @@ class RunQueueWaitTest {
             assertThat(out.readLine()).isEqualTo("spinning");
             Optional<CgroupCpu> cgroup = CgroupCpu.locate(child.pid());
             SaturationReading first = SaturationReading.read(child.pid(), cgroup);
-            long start = System.nanoTime();
             Thread.sleep(1_000);
             SaturationReading second = SaturationReading.read(child.pid(), cgroup);
-            double windowS = (System.nanoTime() - start) / 1e9;
 
             assertThat(second.allowedCpus()).as("taskset -c 0").isEqualTo(1);
-            SaturationAccounting accounting = SaturationAccounting.of(snapshot(first), snapshot(second), 1_000, windowS);
+            SaturationAccounting accounting = SaturationAccounting.of(snapshot(first), snapshot(second), 1_000);
             Saturation s = accounting.figures();
             // Two runnable threads on one CPU: one waits whenever the other runs, so the wait is
             // about the window itself; a third of it leaves room for whatever else ran on CPU 0.
             assertThat(s.runQueueWaitPct()).isGreaterThan(30);
+            assertThat(accounting.windowS()).isEqualTo((second.nanos() - first.nanos()) / 1e9);
             assertThat(s.runQueueWaitUsPerReq()).isEqualTo(accounting.threads().waitNanos() / 1e3 / 1_000);
             assertThat(s.involuntarySwitchesPerReq()).as("each is preempted when its slice ends").isPositive();
             assertThat(SaturationAccounting.headline(s)).contains("queued");
