@@ -31,6 +31,14 @@ record SaturationAccounting(Saturation figures, ThreadSchedules.Delta threads, T
      */
     static final double QUEUED_PCT = 10;
 
+    /**
+     * TCP retransmits per request from which the console names them: each costs the request it hits
+     * at least the 200 ms minimum retransmission timeout, so at one in a hundred they reach the p99.
+     * Fewer are the namespace's background (its counters count every socket in it, other programs'
+     * too).
+     */
+    static final double RETRANSMITS_PER_REQ = 0.01;
+
     /** A step whose snapshots had no saturation readings (the server's machine could not give them). */
     static final SaturationAccounting NONE = new SaturationAccounting(Saturation.UNKNOWN, null, null, null, 0, 0);
 
@@ -64,7 +72,7 @@ record SaturationAccounting(Saturation figures, ThreadSchedules.Delta threads, T
      * What the console's step line adds: each reading that says the server was short of something,
      * or nothing ({@code "  queued 40% of its time (85 µs/req)  listen queue overflowed 120×"}).
      */
-    static String headline(Saturation s) {
+    static String headline(Saturation s, long requests) {
         List<String> said = new ArrayList<>();
         if (s.runQueueWaitPct() >= QUEUED_PCT) {
             said.add(String.format(Locale.ROOT, "queued %.0f%% of its time (%.0f µs/req)", s.runQueueWaitPct(),
@@ -75,7 +83,7 @@ record SaturationAccounting(Saturation figures, ThreadSchedules.Delta threads, T
         } else if (s.listenDrops() > 0) {
             said.add(String.format(Locale.ROOT, "listen queue dropped %.0f", s.listenDrops()));
         }
-        if (s.tcpRetransmits() > 0) {
+        if (s.tcpRetransmits() > 0 && s.tcpRetransmits() >= RETRANSMITS_PER_REQ * requests) {
             said.add(String.format(Locale.ROOT, "%.0f TCP retransmits", s.tcpRetransmits()));
         }
         if (s.throttledMs() > 0) {

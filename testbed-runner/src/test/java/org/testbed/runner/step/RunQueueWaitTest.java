@@ -42,7 +42,7 @@ class RunQueueWaitTest {
             assertThat(accounting.windowS()).isEqualTo((second.nanos() - first.nanos()) / 1e9);
             assertThat(s.runQueueWaitUsPerReq()).isEqualTo(accounting.threads().waitNanos() / 1e3 / 1_000);
             assertThat(s.involuntarySwitchesPerReq()).as("each is preempted when its slice ends").isPositive();
-            assertThat(SaturationAccounting.headline(s)).contains("queued");
+            assertThat(SaturationAccounting.headline(s, 1_000)).contains("queued");
             assertThat(accounting.describe(1_000)).contains("run-queue wait").contains("x 1 CPU(s) it could use");
         } finally {
             child.destroyForcibly();
@@ -53,11 +53,13 @@ class RunQueueWaitTest {
     @Test
     void aQuietStepSaysNothingAndAnOverflowingOneSaysSo() {
         Saturation quiet = new Saturation(3, 2, 0.01, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN);
-        assertThat(SaturationAccounting.headline(quiet)).isEmpty();
+        assertThat(SaturationAccounting.headline(quiet, 1_000)).isEmpty();
         Saturation loud = new Saturation(85, 40, 0.5, 0, 120, 120, 7, 1.5, 30, 350);
-        assertThat(SaturationAccounting.headline(loud)).isEqualTo("  queued 40% of its time (85 µs/req)"
+        assertThat(SaturationAccounting.headline(loud, 700)).isEqualTo("  queued 40% of its time (85 µs/req)"
                 + "  listen queue overflowed 120×  7 TCP retransmits  throttled 350 ms by its cgroup's 1.50 CPUs");
-        assertThat(SaturationAccounting.headline(Saturation.UNKNOWN)).isEmpty();
+        assertThat(SaturationAccounting.headline(loud, 20_000)).as("7 retransmits in 20000 requests: the namespace's background")
+                .doesNotContain("retransmits");
+        assertThat(SaturationAccounting.headline(Saturation.UNKNOWN, 1_000)).isEmpty();
     }
 
     private static ServerSnapshot snapshot(SaturationReading reading) {
