@@ -158,12 +158,12 @@ public final class CompareWriter {
             }
         }
         out.append('\n');
-        out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-6s %12s %12s %7s %-18s %5s %5s  %s%n", "variant", "scenario",
+        out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-14s %12s %12s %7s %-18s %5s %5s  %s%n", "variant", "scenario",
                 "level", "metric", "A", "B", "B/A", "interval", "conf", "n A/B", "verdict"));
         for (Comparison.Match m : c.matched()) {
             for (Comparison.Change ch : m.changes()) {
                 boolean first = ch.metric() == Comparison.Metric.RPS;
-                out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-6s %12s %12s %7s %-18s %5s %5s  %s%s%n",
+                out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-14s %12s %12s %7s %-18s %5s %5s  %s%s%n",
                         m.key().variant(), m.key().scenario(), m.key().describe(), ch.metric().wireName(),
                         figure(ch.metric(), ch.a()), figure(ch.metric(), ch.b()), r(ch.ratio()), interval(ch),
                         ch.confidence() > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * ch.confidence()) : "-",
