@@ -48,11 +48,22 @@ public final class LocalServer implements RunningServer {
     public ServerReading read() throws IOException {
         ProcStat cpu = ProcStat.read(process.pid());
         GcCounters gc = GcCounters.read(process.pid(), javaHome);
-        if (limitedCgroup == null) {
-            limitedCgroup = CgroupCpu.locate(process.pid());
+        return new ServerReading(cpu, gc, ProcStatus.read(process.pid()), null, saturation());
+    }
+
+    /**
+     * Its saturation readings, or null when this machine's {@code /proc} cannot give them (a kernel
+     * without schedstat): a step is still measured, its saturation columns empty.
+     */
+    private SaturationReading saturation() {
+        try {
+            if (limitedCgroup == null) {
+                limitedCgroup = CgroupCpu.locate(process.pid());
+            }
+            return SaturationReading.read(process.pid(), limitedCgroup);
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
-        return new ServerReading(cpu, gc, ProcStatus.read(process.pid()), null,
-                SaturationReading.read(process.pid(), limitedCgroup));
     }
 
     @Override

@@ -174,18 +174,26 @@ public final class RemoteServer implements RunningServer {
         GcCounters gc = perfData.isEmpty() ? new GcCounters(0, 0, "no hsperfdata on " + where)
                 : GcCounters.fromPerfData(Base64.getDecoder().decode(perfData), "hsperfdata on " + where);
         CpuTimes machine = parts.length > 3 ? CpuTimes.parse(parts[3]) : null;
-        SaturationReading saturation = null;
-        if (parts.length > 7) {
-            try {
-                saturation = new SaturationReading(ThreadSchedules.parse(parts[4], parts[5]), TcpCounters.parse(parts[6]),
-                        SaturationReading.allowedCpus(parts[1]),
-                        cgroup.isPresent() ? Optional.of(CgroupCpu.parseStat(parts[7])) : Optional.empty(),
-                        cgroup.map(CgroupCpu::limitCpus).orElse(Double.NaN), System.nanoTime());
-            } catch (RuntimeException e) {
-                throw new IOException("unreadable saturation readings from " + where + ": " + e.getMessage(), e);
+        return new ServerReading(cpu, gc, memory, machine, parts.length > 7 ? saturation(parts, cgroup) : null);
+    }
+
+    /**
+     * The saturation sections of a reading, or null when that machine's {@code /proc} did not give
+     * them (a kernel without schedstat prints no thread): the step is measured, its saturation
+     * columns empty.
+     */
+    private static SaturationReading saturation(String[] parts, Optional<CgroupCpu> cgroup) {
+        try {
+            ThreadSchedules threads = ThreadSchedules.parse(parts[4], parts[5]);
+            if (threads.threads().isEmpty()) {
+                return null;
             }
+            return new SaturationReading(threads, TcpCounters.parse(parts[6]), SaturationReading.allowedCpus(parts[1]),
+                    cgroup.isPresent() ? Optional.of(CgroupCpu.parseStat(parts[7])) : Optional.empty(),
+                    cgroup.map(CgroupCpu::limitCpus).orElse(Double.NaN), System.nanoTime());
+        } catch (RuntimeException e) {
+            return null;
         }
-        return new ServerReading(cpu, gc, memory, machine, saturation);
     }
 
     @Override

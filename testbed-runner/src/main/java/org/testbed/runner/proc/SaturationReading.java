@@ -25,6 +25,10 @@ public record SaturationReading(ThreadSchedules threads, TcpCounters tcp, int al
     public static SaturationReading read(long pid, Optional<CgroupCpu> cgroup) throws IOException {
         long nanos = System.nanoTime();
         ThreadSchedules threads = ThreadSchedules.read(pid);
+        if (threads.threads().isEmpty()) {
+            // A kernel built without CONFIG_SCHEDSTATS has no schedstat files: no wait is not a wait of 0.
+            throw new IOException("no thread of process " + pid + " could be read in /proc/" + pid + "/task");
+        }
         TcpCounters tcp = TcpCounters.read(pid);
         int cpus = allowedCpus(Files.readString(Path.of("/proc", Long.toString(pid), "status")));
         Optional<CgroupCpu.Throttling> throttling = cgroup.isPresent() ? Optional.of(cgroup.get().read()) : Optional.empty();

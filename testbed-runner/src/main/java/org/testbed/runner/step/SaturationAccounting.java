@@ -99,7 +99,8 @@ record SaturationAccounting(Saturation figures, ThreadSchedules.Delta threads, T
     /** The raw file's lines: each reading with what it was computed from. */
     String describe(long requests) {
         if (threads == null) {
-            return "server saturation: not read (the server's machine gave no per-thread readings)\n";
+            return "server saturation: not read (the server's /proc gave no per-thread schedstat, or a TCP or cgroup"
+                    + " counter could not be read); its columns are empty\n";
         }
         StringBuilder text = new StringBuilder();
         text.append(String.format(Locale.ROOT, "server run-queue wait (/proc/PID/task/*/schedstat field 2, summed): %.1f ms"

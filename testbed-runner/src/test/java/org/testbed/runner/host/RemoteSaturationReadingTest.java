@@ -53,6 +53,18 @@ class RemoteSaturationReadingTest {
     }
 
     @Test
+    void aMachineWithoutSchedstatGivesNoReadingsRatherThanAWaitOfZero() throws Exception {
+        String stat = Files.readString(Path.of("/proc/self/stat"));
+        String status = Files.readString(Path.of("/proc/self/status"));
+        String net = Files.readString(Path.of("/proc/self/net/netstat")) + Files.readString(Path.of("/proc/self/net/snmp"));
+        String noThreads = stat + "@@\n" + status + "@@\n\n@@\n" + Files.readString(Path.of("/proc/stat"))
+                + "@@\n@@\n@@\n" + net + "@@\n";
+        ServerReading reading = RemoteServer.parse(noThreads, "there");
+        assertThat(reading.saturation()).isNull();
+        assertThat(reading.cpu().utime()).as("the rest of the reading stands").isPositive();
+    }
+
+    @Test
     void limitFilesAreSplitByTheirPathLines() {
         assertThat(RemoteServer.limitFiles("@@ /a/cpu.max\nmax 100000\n@@ /b/cpu.cfs_quota_us\n-1\n"))
                 .containsExactly(Map.entry("/a/cpu.max", "max 100000\n"), Map.entry("/b/cpu.cfs_quota_us", "-1\n"));
