@@ -19,7 +19,8 @@ import java.util.Map;
  * the process. So the difference of two readings ({@link #since}) counts, for a thread present in
  * both, what it added; for a thread born in between, all of it; and for a thread that ended in
  * between, nothing after the first reading: such threads are counted, so the loss shows. Reading
- * them costs two small files per thread, microseconds each, without any privilege.
+ * them takes two small files per thread and no privilege: 34 ms for a JVM of 220 threads on a
+ * busy two-CPU machine, before and after the window, never inside it.
  *
  * @param threads thread id to its cumulative counts
  */
