@@ -119,9 +119,13 @@ class RemoteRunIT {
         }
         for (StepRecord step : StepsCsv.TABLE.read(out.resolve(StepsCsv.FILE))) {
             assertThat(step.server().cpusBusyPct()).as("the server machine's CPUs busy during " + step.key().variant()).isPositive();
+            // The saturation readings came over ssh from the namespace: its threads' schedstat, its own TCP counters.
+            assertThat(step.server().saturation().known()).as("saturation readings of " + step.key().variant()).isTrue();
+            assertThat(step.server().saturation().involuntarySwitchesPerReq()).isNotNegative();
+            assertThat(step.server().saturation().listenOverflows()).as("the namespace's own listen queues").isZero();
         }
         String raw = Files.readString(out.resolve("raw").resolve(VARIANTS.get(0)).resolve("mix-c0016.txt"));
-        assertThat(raw).contains("server GC (hsperfdata)");
+        assertThat(raw).contains("server GC (hsperfdata)").contains("server run-queue wait (/proc/PID/task/*/schedstat");
 
         // perf stat ran in the namespace: software events need no PMU, so with perf there they are counted.
         List<CounterRecord> counters = CountersCsv.TABLE.read(out.resolve(CountersCsv.FILE));

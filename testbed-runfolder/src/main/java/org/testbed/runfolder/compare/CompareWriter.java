@@ -40,6 +40,8 @@ public final class CompareWriter {
                 case P99 -> 3;
                 case CPU -> 5;
                 case COST -> Pricing.DIGITS;
+                case RUNQ -> 2;
+                case INVOLUNTARY_CS -> 4;
             };
         }
 
@@ -177,12 +179,12 @@ public final class CompareWriter {
             }
         }
         out.append('\n');
-        out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-6s %12s %12s %7s %-18s %5s %5s  %s%n", "variant", "scenario",
+        out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-14s %12s %12s %7s %-18s %5s %5s  %s%n", "variant", "scenario",
                 "level", "metric", "A", "B", "B/A", "interval", "conf", "n A/B", "verdict"));
         for (Comparison.Match m : c.matched()) {
             for (Comparison.Change ch : m.changes()) {
                 boolean first = ch.metric() == Comparison.Metric.RPS;
-                out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-6s %12s %12s %7s %-18s %5s %5s  %s%s%n",
+                out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-14s %12s %12s %7s %-18s %5s %5s  %s%s%n",
                         m.key().variant(), m.key().scenario(), m.key().describe(), ch.metric().wireName(),
                         figure(ch.metric(), ch.a()), figure(ch.metric(), ch.b()), r(ch.ratio()), interval(ch),
                         ch.confidence() > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * ch.confidence()) : "-",
@@ -250,6 +252,8 @@ public final class CompareWriter {
             case P99 -> String.format(Locale.ROOT, "%.3f", v);
             case CPU -> String.format(Locale.ROOT, "%.4f", v);
             case COST -> Pricing.cost(v);
+            case RUNQ -> String.format(Locale.ROOT, "%.2f", v);
+            case INVOLUNTARY_CS -> String.format(Locale.ROOT, "%.4f", v);
         };
     }
 
@@ -259,6 +263,8 @@ public final class CompareWriter {
             case P99 -> "ms p99";
             case CPU -> "CPU ms/req";
             case COST -> "per million requests";
+            case RUNQ -> "µs run-queue wait/req";
+            case INVOLUNTARY_CS -> "involuntary switches/req";
         };
     }
 

@@ -9,11 +9,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.stats.ForkPool;
 import org.testbed.runfolder.stats.ForkedSamples;
+import org.testbed.runfolder.stats.MedianInterval;
 import org.testbed.runfolder.stats.Verdict;
 
 /**
@@ -33,6 +35,11 @@ import org.testbed.runfolder.stats.Verdict;
  * machine, a saturated load side, a single fork) never hides a verdict: it is a flag beside it,
  * in the console, compare.csv and the page. A 10× change measured on a busy machine is still a
  * 10× change.
+ *
+ * <p>When both runs' samples carry the server's saturation readings, each step also gets the ratio
+ * of its run-queue wait per request ({@link Metric#RUNQ}) and of its involuntary context switches
+ * per request ({@link Metric#INVOLUNTARY_CS}), weighed as CPU per request is; a listen queue that
+ * overflowed or a cgroup that throttled the server is a flag beside the verdicts.
  *
  * <p>When both runs have a price ({@link Pricing}), each step also gets the ratio of its cost per
  * million requests ({@link Metric#COST}): each sample's cost is its run's price × share over the
@@ -63,10 +70,21 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
          * have a price; a run's figures do not hold it, so it is computed from their throughput and the
          * price ({@link Comparison#costOf(Pricing, double)}), and {@link #of(ResultRow)} does not know it (NaN).
          */
-        COST("cost", false, Verdict.MIN_EFFECT, r -> Double.NaN, s -> Double.NaN);
+        COST("cost", false, Verdict.MIN_EFFECT, r -> Double.NaN, s -> Double.NaN),
+        /**
+         * The server's run-queue wait per request, µs: lower is better. Only when both runs' samples
+         * have it (results.csv does not: A's and B's figures are the medians of their samples). A
+         * scheduler's wait scatters more than CPU time does; its smallest change called is 25 %, a
+         * first setting that no A/A pair has tested yet.
+         */
+        RUNQ("runq_wait", false, 0.25, r -> Double.NaN, s -> s.saturation().runQueueWaitUsPerReq()),
+        /** The server's involuntary context switches per request: lower is better; as {@link #RUNQ}. */
+        INVOLUNTARY_CS("involuntary_cs", false, 0.25, r -> Double.NaN, s -> s.saturation().involuntarySwitchesPerReq());
 
         /** The figures every matched step has, whatever the runs' prices. */
         public static final List<Metric> MEASURED = List.of(RPS, P99, CPU);
+        /** The figures of the server's saturation readings, compared when both runs' samples have them. */
+        public static final List<Metric> SATURATION = List.of(RUNQ, INVOLUNTARY_CS);
 
         private final String wireName;
         private final boolean higherIsBetter;
@@ -233,6 +251,14 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
                         costOf(priceA.get(), rpsA), costOf(priceB.get(), rpsB),
                         poolsA.others(Metric.RPS, e.getKey(), rpsA), poolsB.others(Metric.RPS, e.getKey(), rpsB)));
             }
+            if (hasSaturation(sa) && hasSaturation(sb)) {
+                for (Metric metric : Metric.SATURATION) {
+                    List<double[]> forksA = byFork(metric, sa, ra);
+                    List<double[]> forksB = byFork(metric, sb, rb);
+                    changes.add(change(metric, MedianInterval.median(flat(forksA)), MedianInterval.median(flat(forksB)),
+                            forksA, forksB, poolsA.others(metric, e.getKey(), forksA), poolsB.others(metric, e.getKey(), forksB)));
+                }
+            }
             matched.add(new Match(e.getKey(), ra, rb, List.copyOf(changes), flags));
         }
         List<ResultRow.StepKey> onlyB = new ArrayList<>();
@@ -242,6 +268,11 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
             }
         }
         return new Comparison(matched, onlyA, onlyB, priceA, priceB);
+    }
+
+    /** Whether a step's samples carry the server's saturation readings (a run from before them does not). */
+    private static boolean hasSaturation(List<SampleRecord> samples) {
+        return !samples.isEmpty() && samples.stream().allMatch(s -> s.saturation().known());
     }
 
     /** The cost of a million requests at {@code rps} under {@code price}. */
@@ -299,6 +330,8 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
         count(caveats, all, s -> !s.caveats().steady(), "NOT STEADY");
         count(caveats, all, s -> s.caveats().notQuiet(), "NOT QUIET");
         count(caveats, all, s -> s.caveats().loadSaturated(), "SATURATED");
+        count(caveats, all, s -> s.saturation().listenOverflows() > 0, "listen queue overflowed");
+        count(caveats, all, s -> s.saturation().throttledMs() > 0, "CPU throttled by a cgroup limit");
         boolean oneForkA = !a.isEmpty() && a.stream().map(SampleRecord::repeat).distinct().count() == 1 && a.size() > 1;
         boolean oneForkB = !b.isEmpty() && b.stream().map(SampleRecord::repeat).distinct().count() == 1 && b.size() > 1;
         if (oneForkA || oneForkB) {
@@ -357,7 +390,7 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
 
         static RunPools of(Map<ResultRow.StepKey, ResultRow> rows, Map<ResultRow.StepKey, List<SampleRecord>> samples) {
             Map<Metric, GroupPools> pools = new EnumMap<>(Metric.class);
-            for (Metric metric : Metric.MEASURED) {
+            for (Metric metric : Stream.concat(Metric.MEASURED.stream(), Metric.SATURATION.stream()).toList()) {
                 Map<String, List<List<double[]>>> steps = new LinkedHashMap<>();
                 for (Map.Entry<ResultRow.StepKey, ResultRow> e : rows.entrySet()) {
                     steps.computeIfAbsent(group(e.getKey()), k -> new ArrayList<>())

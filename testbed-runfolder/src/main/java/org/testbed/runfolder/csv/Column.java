@@ -60,6 +60,14 @@ public final class Column<T> {
         return new Column<>(name, Kind.FLAG, r -> Boolean.toString(value.test(r)));
     }
 
+    /**
+     * This column for a record that holds a {@code T} as one of its parts: the same name, kind and
+     * format, so a group of columns is defined once and shared by the tables that carry it.
+     */
+    public <R> Column<R> of(Function<R, T> part) {
+        return new Column<>(name, kind, r -> format.apply(part.apply(r)));
+    }
+
     public String name() {
         return name;
     }

@@ -1,6 +1,7 @@
 package org.testbed.runfolder.csv;
 
 import java.util.List;
+import java.util.stream.Stream;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.ResultRow.StepKey;
 
@@ -20,9 +21,17 @@ import org.testbed.runfolder.ResultRow.StepKey;
  * @param raw the sample's raw output file, relative to the run folder
  * @param tlsHandshakes TLS handshakes the driver made for this sample (0 over plain HTTP)
  * @param gzipResponses responses that came gzip-compressed in this sample's window (0 without gzip)
+ * @param saturation whether the server waited for CPUs, its listen queue or its cgroup's quota in this sample's
+ *                   window ({@link Saturation#UNKNOWN} when not read)
  */
 public record SampleRecord(StepKey key, int repeat, int iteration, Figures figures, StepRecord.OpenModel open,
-                           Caveats caveats, String raw, long tlsHandshakes, long gzipResponses) {
+                           Caveats caveats, String raw, long tlsHandshakes, long gzipResponses, Saturation saturation) {
+
+    /** A sample without saturation readings. */
+    public SampleRecord(StepKey key, int repeat, int iteration, Figures figures, StepRecord.OpenModel open, Caveats caveats,
+                        String raw, long tlsHandshakes, long gzipResponses) {
+        this(key, repeat, iteration, figures, open, caveats, raw, tlsHandshakes, gzipResponses, Saturation.UNKNOWN);
+    }
 
     /** Other load on the machine above which a sample is NOT QUIET, % of the machine's CPUs. */
     public static final double NOT_QUIET_PCT = 15;
@@ -65,6 +74,7 @@ public record SampleRecord(StepKey key, int repeat, int iteration, Figures figur
         repeat = Math.max(1, repeat);
         iteration = Math.max(1, iteration);
         open = open == null ? StepRecord.OpenModel.CLOSED : open;
+        saturation = saturation == null ? Saturation.UNKNOWN : saturation;
     }
 
     private static final Column<SampleRecord> VARIANT = Column.text("variant", s -> s.key.variant());
@@ -90,9 +100,10 @@ public record SampleRecord(StepKey key, int repeat, int iteration, Figures figur
     private static final Column<SampleRecord> LOAD_SATURATED = Column.flag("load_saturated", s -> s.caveats.loadSaturated());
 
     /** samples.csv's columns, in order. */
-    public static final List<Column<SampleRecord>> COLUMNS = List.of(VARIANT, SCENARIO, CONCURRENCY, TARGET_RPS, REPEAT,
-            RPS, LAT_P99, CPU, ERRORS, LAT_P99_UNCORRECTED, SCHEDULE_LAG_P99, WARMUP_S, STEADY, RAW, WARMUP_SETTLED,
-            CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, ITERATION, OTHER_LOAD_PCT, LOAD_SATURATED);
+    public static final List<Column<SampleRecord>> COLUMNS = Stream.concat(Stream.of(VARIANT, SCENARIO, CONCURRENCY,
+            TARGET_RPS, REPEAT, RPS, LAT_P99, CPU, ERRORS, LAT_P99_UNCORRECTED, SCHEDULE_LAG_P99, WARMUP_S, STEADY, RAW,
+            WARMUP_SETTLED, CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, ITERATION, OTHER_LOAD_PCT, LOAD_SATURATED),
+            Saturation.columnsOf(SampleRecord::saturation).stream()).toList();
 
     /** Reads a sample back; a column an older runner did not write reads as the benign value (steady, settled, quiet). */
     public static SampleRecord read(CsvRow v) {
@@ -104,12 +115,12 @@ public record SampleRecord(StepKey key, int repeat, int iteration, Figures figur
                 new StepRecord.OpenModel(v.decimal(LAT_P99_UNCORRECTED), v.decimal(SCHEDULE_LAG_P99)),
                 new Caveats(v.decimal(WARMUP_S), v.flag(WARMUP_SETTLED, true), v.flag(STEADY, true),
                         v.decimal(OTHER_LOAD_PCT, 0), v.flag(LOAD_SATURATED)),
-                v.text(RAW), v.count(TLS_HANDSHAKES), v.count(GZIP_RESPONSES));
+                v.text(RAW), v.count(TLS_HANDSHAKES), v.count(GZIP_RESPONSES), Saturation.read(v));
     }
 
     /** This sample as if measured under {@code other}: how a comparison of two conditions matches their steps. */
     public SampleRecord withConditions(Conditions other) {
         return new SampleRecord(new StepKey(key.variant(), key.scenario(), key.concurrency(), key.targetRps(), other),
-                repeat, iteration, figures, open, caveats, raw, tlsHandshakes, gzipResponses);
+                repeat, iteration, figures, open, caveats, raw, tlsHandshakes, gzipResponses, saturation);
     }
 }

@@ -52,8 +52,18 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
      *
      * @param cpusBusyPct how busy the server's CPUs were over the step
      * @param threads the server process's threads at the end of the step ({@code /proc/PID/stat}); 0 when not known
+     * @param saturation whether it waited for CPUs, its listen queue or its cgroup's quota ({@link Saturation#UNKNOWN}
+     *                   when not read)
      */
-    public record ServerSide(double cpusBusyPct, long threads) {
+    public record ServerSide(double cpusBusyPct, long threads, Saturation saturation) {
+        public ServerSide {
+            saturation = saturation == null ? Saturation.UNKNOWN : saturation;
+        }
+
+        /** The server's side without its saturation readings. */
+        public ServerSide(double cpusBusyPct, long threads) {
+            this(cpusBusyPct, threads, Saturation.UNKNOWN);
+        }
     }
 
     /**
@@ -226,6 +236,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
             RPS.columns(), P99.columns(), CPU.columns(),
             List.of(CI_CONFIDENCE, WARMUP_S, STEADY, NOT_STEADY_SAMPLES, LAT_P99_UNCORRECTED, SCHEDULE_LAG_P99,
                     WARMUP_UNSETTLED, CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, SLA, SERVER_THREADS),
+            Saturation.columnsOf((StepRecord s) -> s.server.saturation()),
             List.of(PRICE_PER_HOUR, SERVER_SHARE, COST_PER_MILLION, COST_CI_LOW, COST_CI_HIGH))
             .flatMap(List::stream).toList();
 
@@ -239,7 +250,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                         Conditions.parse(v.text(CONDITIONS))),
                 new DriverSide(v.text(DRIVER), v.decimal(DRIVER_CPU_MS), v.decimal(DRIVER_CPU_PCT), v.integer(PEAK_CONNECTIONS),
                         v.count(TLS_HANDSHAKES), v.count(GZIP_RESPONSES)),
-                new ServerSide(v.decimal(SERVER_CPUS_BUSY_PCT), v.count(SERVER_THREADS)),
+                new ServerSide(v.decimal(SERVER_CPUS_BUSY_PCT), v.count(SERVER_THREADS), Saturation.read(v)),
                 new LoadSide(v.decimal(MEMCACHED_CPU_PCT), v.decimal(LOAD_CPUS_BUSY_PCT), v.decimal(STEAL_PCT),
                         v.decimal(OTHER_LOAD_PCT), v.decimal(LOAD_SIDE_PCT), v.flag(LOAD_SATURATED)),
                 new Setup(v.text(SERVER_CPUS), v.text(LOAD_CPUS), v.integer(DELAY_MS), v.integer(THREADS), v.text(SLA)),

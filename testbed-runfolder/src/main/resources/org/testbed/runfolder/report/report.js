@@ -579,7 +579,8 @@
     if (window.testbedTimeline) { window.testbedTimeline.operations(main, data, kit); }
     html('h2', {}, main, 'Every step: latency percentiles, server CPU, memory, GC');
     table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'through time', l: 1}, {name: 'driver', l: 1}, {name: 'conditions', l: 1}, 'TLS handshakes', 'gzip responses', 'requests', 'errors', 'req/s',
-      'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'CPU user ms/req', 'CPU sys ms/req', 'RSS MiB', 'GCs', 'GC ms',
+      'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'CPU user ms/req', 'CPU sys ms/req', 'run-queue wait µs/req', 'queued (of its CPUs)',
+      'involuntary switches/req', 'listen overflows', 'TCP retransmits', 'CPU throttled', 'RSS MiB', 'GCs', 'GC ms',
       'load side', 'driver CPU', 'memcached CPU', 'load CPUs busy', 'server CPUs busy', 'steal', 'other load',
       'repeats', {name: 'req/s interval', l: 1}, {name: 'p99 ms interval', l: 1}, {name: 'CPU ms/req interval', l: 1}, {name: 'steady', l: 1}, 'warm-up',
       {name: 'raw', l: 1}, {name: 'flame graph', l: 1}],
@@ -589,7 +590,11 @@
           r.driver, r.conditions || 'plain', s.tls_handshakes !== undefined ? s.tls_handshakes : '',
           s.gzip_responses !== undefined ? s.gzip_responses : '', r.requests, r.errors ? {text: String(r.errors), cls: 'bad'} : 0, fmt(r.rps, 1),
           fmt(r.lat_p50_ms, 3), fmt(r.lat_p90_ms, 3), fmt(r.lat_p99_ms, 3), fmt(r.lat_p999_ms, 3), fmt(r.lat_max_ms, 3),
-          fmt(r.cpu_user_ms_per_req, 4), fmt(r.cpu_sys_ms_per_req, 4), fmt(r.server_rss_mb, 1), r.gc_count, fmt(r.gc_ms, 1),
+          fmt(r.cpu_user_ms_per_req, 4), fmt(r.cpu_sys_ms_per_req, 4), fmt(num(s.runq_wait_us_per_req), 2),
+          isNaN(num(s.runq_wait_pct)) ? '' : {text: fmt(num(s.runq_wait_pct), 0) + '%', cls: num(s.runq_wait_pct) >= 10 ? 'bad' : ''},
+          fmt(num(s.involuntary_cs_per_req), 4), num(s.listen_overflows) > 0 ? {text: fmt(num(s.listen_overflows), 0), cls: 'bad'} : fmt(num(s.listen_overflows), 0),
+          fmt(num(s.tcp_retransmits), 0), num(s.cpu_throttled_ms) > 0 ? {text: fmt(num(s.cpu_throttled_ms), 0) + ' ms of ' + fmt(num(s.cgroup_cpu_limit), 2) + ' CPUs', cls: 'bad'} : '',
+          fmt(r.server_rss_mb, 1), r.gc_count, fmt(r.gc_ms, 1),
           s.load_side_pct !== undefined ? {text: fmt(s.load_side_pct, 0) + '%' + (s.load_saturated ? ' SATURATED' : ''), cls: s.load_saturated ? 'bad' : ''} : '',
           s.driver_cpu_pct !== undefined ? fmt(s.driver_cpu_pct, 0) + '%' : '',
           s.memcached_cpu_pct !== undefined ? fmt(s.memcached_cpu_pct, 0) + '%' : '', s.load_cpus_busy_pct !== undefined ? fmt(s.load_cpus_busy_pct, 0) + '%' : '', s.server_cpus_busy_pct !== undefined ? fmt(s.server_cpus_busy_pct, 0) + '%' : '',
@@ -734,6 +739,10 @@
     {key: 'rps', name: 'throughput', unit: 'req/s', digits: 0, better: 'higher is better'},
     {key: 'p99', name: 'p99 latency', unit: 'ms', digits: 3, better: 'lower is better'},
     {key: 'cpu', name: 'CPU per request', unit: 'ms', digits: 4, better: 'lower is better'}];
+  // Both runs had the server's saturation readings: its run-queue wait and involuntary switches per request.
+  var SATURATION_METRICS = [
+    {key: 'runq_wait', name: 'run-queue wait per request', unit: 'µs', digits: 2, better: 'lower is better'},
+    {key: 'involuntary_cs', name: 'involuntary switches per request', unit: '', digits: 4, better: 'lower is better'}];
   // Both runs had a price: the cost of a million requests, in their price unit.
   var COST_METRIC = {key: 'cost', name: 'cost per million requests', unit: 'per million requests', better: 'lower is better'};
 
@@ -779,10 +788,11 @@
       'between two runs of the same thing. Better means more req/s, lower p99, less CPU per request. Caveats (a warm-up cut short, not steady, ' +
       'not quiet, saturated, one fork) stand beside a verdict, never instead of it.');
     verdictLegend(main);
-    var metrics = METRICS.concat(matched.some(function (m) { return m.changes.cost; }) ? [COST_METRIC] : []);
+    var metrics = METRICS.concat(matched.some(function (m) { return m.changes.cost; }) ? [COST_METRIC] : [])
+      .concat(SATURATION_METRICS.filter(function (k) { return matched.some(function (m) { return m.changes[k.key]; }); }));
     if (data.price_note) { html('p', {'class': 'note', id: 'price-note'}, main, data.price_note); }
     var figures = [];
-    matched.forEach(function (m) { metrics.forEach(function (k) { if (k !== COST_METRIC || m.changes.cost) { figures.push({m: m, k: k, ch: m.changes[k.key]}); } }); });
+    matched.forEach(function (m) { metrics.forEach(function (k) { if (METRICS.indexOf(k) >= 0 || m.changes[k.key]) { figures.push({m: m, k: k, ch: m.changes[k.key]}); } }); });
     var changed = figures.filter(function (f) { return f.ch && (verdictOf(f.ch).cls === 'better' || verdictOf(f.ch).cls === 'worse'); });
     var unknown = figures.filter(function (f) { return !f.ch || f.ch.verdict === 'no noise estimate'; });
     html('h2', {}, main, 'Changed beyond noise');

@@ -28,8 +28,10 @@ class FailOnTest {
     @Test
     void slowerGatesEveryFigureAndAFigureNamedAloneGatesOnlyItself() {
         assertThat(FailOn.parse(List.of("slower")).minEffects())
-                .as("every figure, the cost of two priced runs too")
+                .as("every figure, the cost of two priced runs too, but not the saturation readings")
                 .isEqualTo(Map.of(Metric.RPS, 0.0, Metric.P99, 0.0, Metric.CPU, 0.0, Metric.COST, 0.0));
+        assertThat(FailOn.parse(List.of("slower,runq_wait>20%")).minEffects()).as("a saturation reading gates when named")
+                .isEqualTo(Map.of(Metric.RPS, 0.0, Metric.P99, 0.0, Metric.CPU, 0.0, Metric.COST, 0.0, Metric.RUNQ, 0.20));
         assertThat(FailOn.parse(List.of("rps,p99")).minEffects()).isEqualTo(Map.of(Metric.RPS, 0.0, Metric.P99, 0.0));
         assertThat(FailOn.parse(List.of("p99>10%")).minEffects()).isEqualTo(Map.of(Metric.P99, 0.10));
         assertThat(FailOn.parse(List.of(" Slower > 5 % ")).minEffects())
@@ -44,8 +46,8 @@ class FailOnTest {
 
     @Test
     void badInputIsOneLineNamingWhatIsAllowed() {
-        assertBad("faster", "--fail-on 'faster': no figure 'faster'; --fail-on takes slower (every figure) or figures"
-                + " among rps, p99, cpu, cost, comma-separated");
+        assertBad("faster", "--fail-on 'faster': no figure 'faster'; --fail-on takes slower (every figure but runq_wait and involuntary_cs) or figures"
+                + " among rps, p99, cpu, cost, runq_wait, involuntary_cs, comma-separated");
         assertBad("", "--fail-on '' has an empty term");
         assertBad("rps,,p99", "--fail-on 'rps,,p99' has an empty term");
         assertBad("p99>10", "--fail-on 'p99>10': 'p99>10' is not a figure with an optional >PCT%");

@@ -7,16 +7,20 @@ import java.util.Optional;
 import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.proc.CgroupCpu;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.CompilerThreads;
 import org.testbed.driver.proc.ProcStat;
 import org.testbed.runner.proc.ProcStatus;
+import org.testbed.runner.proc.SaturationReading;
 import org.testbed.variant.VariantProcess;
 
 /** A variant started on this machine: read from this machine's {@code /proc} and hsperfdata. */
 public final class LocalServer implements RunningServer {
     private final VariantProcess process;
     private final Path javaHome;
+    /** Its cgroup with a CPU limit, found at its first reading (a process stays in its cgroup); null until then. */
+    private Optional<CgroupCpu> limitedCgroup;
 
     /** @param javaHome the JDK the variant runs on, for jstat when its hsperfdata file is not there; may be null */
     public LocalServer(VariantProcess process, Path javaHome) {
@@ -44,7 +48,22 @@ public final class LocalServer implements RunningServer {
     public ServerReading read() throws IOException {
         ProcStat cpu = ProcStat.read(process.pid());
         GcCounters gc = GcCounters.read(process.pid(), javaHome);
-        return new ServerReading(cpu, gc, ProcStatus.read(process.pid()), null);
+        return new ServerReading(cpu, gc, ProcStatus.read(process.pid()), null, saturation());
+    }
+
+    /**
+     * Its saturation readings, or null when this machine's {@code /proc} cannot give them (a kernel
+     * without schedstat): a step is still measured, its saturation columns empty.
+     */
+    private SaturationReading saturation() {
+        try {
+            if (limitedCgroup == null) {
+                limitedCgroup = CgroupCpu.locate(process.pid());
+            }
+            return SaturationReading.read(process.pid(), limitedCgroup);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     @Override

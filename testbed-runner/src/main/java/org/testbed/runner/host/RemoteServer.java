@@ -4,16 +4,23 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.testbed.deploy.Deployer;
 import org.testbed.deploy.RemoteResult;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.proc.CgroupCpu;
 import org.testbed.runner.proc.CpuTimes;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.CompilerThreads;
 import org.testbed.driver.proc.ProcStat;
 import org.testbed.runner.proc.ProcStatus;
+import org.testbed.runner.proc.SaturationReading;
+import org.testbed.runner.proc.TcpCounters;
+import org.testbed.runner.proc.ThreadSchedules;
 
 /**
  * A variant deployed on the server's machine ({@link RemoteHost#start}), read there with the
@@ -23,12 +30,30 @@ import org.testbed.runner.proc.ProcStatus;
 public final class RemoteServer implements RunningServer {
     /**
      * Prints stat, status and hsperfdata of the pid in DIR/testbed.pid, then the machine's
-     * /proc/stat, split by lines of {@value #SPLIT}.
+     * /proc/stat, then its saturation readings ({@link SaturationReading}): its threads' schedstat and
+     * involuntary switches, its network namespace's TCP counters, and the cpu.stat of the cgroup
+     * given as the second argument (none when it is empty); split by lines of {@value #SPLIT}.
+     * A thread that ends while grep reads it is left out, as a local reading leaves it out.
      */
-    private static final String READ = String.join("\n",
+    static final String READ = String.join("\n",
             "p=$(cat \"$1/testbed.pid\" 2>/dev/null) && [ -r \"/proc/$p/stat\" ] || { echo 'not running'; exit 4; }",
             "cat \"/proc/$p/stat\"; echo @@; cat \"/proc/$p/status\"; echo @@",
             "base64 -w0 \"/tmp/hsperfdata_$(id -un)/$p\" 2>/dev/null; echo; echo @@; cat /proc/stat",
+            "echo @@; grep -H '' /proc/$p/task/*/schedstat 2>/dev/null",
+            "echo @@; grep -H '^nonvoluntary_ctxt_switches' /proc/$p/task/*/status 2>/dev/null",
+            "echo @@; cat \"/proc/$p/net/netstat\" \"/proc/$p/net/snmp\"",
+            "echo @@; if [ -n \"$2\" ]; then cat \"$2/cpu.stat\"; fi",
+            "");
+    /** The server's /proc/PID/cgroup and the reader's mountinfo, to find its cgroup's directories ({@link CgroupCpu#candidates}). */
+    static final String READ_CGROUP = String.join("\n",
+            "p=$(cat \"$1/testbed.pid\" 2>/dev/null) || exit 4",
+            "cat \"/proc/$p/cgroup\"; echo @@; cat /proc/self/mountinfo",
+            "");
+    /** The CPU limit files of each directory given, each after a line {@code @@ PATH}. */
+    static final String READ_LIMITS = String.join("\n",
+            "for d in \"$@\"; do for f in cpu.max cpu.cfs_quota_us cpu.cfs_period_us; do",
+            "  if [ -r \"$d/$f\" ]; then echo \"@@ $d/$f\"; cat \"$d/$f\"; fi",
+            "done; done",
             "");
     /**
      * The JIT compiler threads' schedstat lines ({@code TID RUN_NS WAIT_NS SLICES}): the warm-up's
@@ -48,6 +73,8 @@ public final class RemoteServer implements RunningServer {
     private final JdkInfo jdk;
     private final MachineLabel label;
     private final List<String> problems;
+    /** Its cgroup with a CPU limit there, found at its first reading; null until then. */
+    private Optional<CgroupCpu> limitedCgroup;
 
     RemoteServer(ServerMachine machine, Deployer deployer, long pid, URI baseUri, JdkInfo jdk, MachineLabel label,
                  List<String> problems) {
@@ -77,15 +104,66 @@ public final class RemoteServer implements RunningServer {
 
     @Override
     public ServerReading read() throws IOException {
-        RemoteResult result = machine.script(READ, deployer.directory());
+        if (limitedCgroup == null) {
+            limitedCgroup = locateCgroup();
+        }
+        RemoteResult result = machine.script(READ, deployer.directory(),
+                limitedCgroup.map(c -> c.dir().toString()).orElse(""));
         if (!result.ok()) {
             throw new IOException("the server is not running on " + machine.destination() + " (" + result.output() + ")");
         }
-        return parse(result.stdout(), machine.destination());
+        return parse(result.stdout(), machine.destination(), limitedCgroup);
     }
 
-    /** Parses the output of one reading; an hsperfdata file that is not there gives GC counts of 0 and says so. */
+    /** Its cgroup with a CPU limit there, or empty: read once, a process stays in its cgroup. */
+    private Optional<CgroupCpu> locateCgroup() throws IOException {
+        RemoteResult cgroup = machine.script(READ_CGROUP, deployer.directory());
+        if (!cgroup.ok()) {
+            throw new IOException("the server is not running on " + machine.destination() + " (" + cgroup.output() + ")");
+        }
+        String[] parts = cgroup.stdout().split("(?m)^" + SPLIT + "$\\R?", 2);
+        List<Path> candidates = CgroupCpu.candidates(parts[0], parts.length > 1 ? parts[1] : "");
+        if (candidates.isEmpty()) {
+            return Optional.empty();
+        }
+        RemoteResult limits = machine.script(READ_LIMITS, candidates.stream().map(Path::toString).toArray(String[]::new));
+        Map<String, String> files = limitFiles(limits.stdout());
+        return CgroupCpu.nearestLimit(candidates, path -> Optional.ofNullable(files.get(path.toString())));
+    }
+
+    /** The files {@link #READ_LIMITS} printed, by path. */
+    static Map<String, String> limitFiles(String output) {
+        Map<String, String> files = new LinkedHashMap<>();
+        String path = null;
+        StringBuilder content = new StringBuilder();
+        // A last path line of nothing closes the last file.
+        String closed = output.isEmpty() || output.endsWith("\n") ? output : output + "\n";
+        for (String line : (closed + SPLIT + " ").split("\\R")) {
+            if (line.startsWith(SPLIT + " ")) {
+                if (path != null) {
+                    files.put(path, content.toString());
+                }
+                path = line.substring(SPLIT.length() + 1);
+                content.setLength(0);
+            } else {
+                content.append(line).append('\n');
+            }
+        }
+        return files;
+    }
+
+    /** As {@link #parse(String, String, Optional)} for a server whose cgroup has no CPU limit. */
     static ServerReading parse(String output, String where) throws IOException {
+        return parse(output, where, Optional.empty());
+    }
+
+    /**
+     * Parses the output of one reading; an hsperfdata file that is not there gives GC counts of 0 and
+     * says so, and an output without the saturation sections gives none.
+     *
+     * @param cgroup the server's cgroup with a CPU limit, whose cpu.stat the reading printed last
+     */
+    static ServerReading parse(String output, String where, Optional<CgroupCpu> cgroup) throws IOException {
         String[] parts = output.split("(?m)^" + SPLIT + "$\\R?", -1);
         if (parts.length < 3) {
             throw new IOException("unreadable reading from " + where + ": " + output.strip().lines().findFirst().orElse(""));
@@ -96,7 +174,26 @@ public final class RemoteServer implements RunningServer {
         GcCounters gc = perfData.isEmpty() ? new GcCounters(0, 0, "no hsperfdata on " + where)
                 : GcCounters.fromPerfData(Base64.getDecoder().decode(perfData), "hsperfdata on " + where);
         CpuTimes machine = parts.length > 3 ? CpuTimes.parse(parts[3]) : null;
-        return new ServerReading(cpu, gc, memory, machine);
+        return new ServerReading(cpu, gc, memory, machine, parts.length > 7 ? saturation(parts, cgroup) : null);
+    }
+
+    /**
+     * The saturation sections of a reading, or null when that machine's {@code /proc} did not give
+     * them (a kernel without schedstat prints no thread): the step is measured, its saturation
+     * columns empty.
+     */
+    private static SaturationReading saturation(String[] parts, Optional<CgroupCpu> cgroup) {
+        try {
+            ThreadSchedules threads = ThreadSchedules.parse(parts[4], parts[5]);
+            if (threads.threads().isEmpty()) {
+                return null;
+            }
+            return new SaturationReading(threads, TcpCounters.parse(parts[6]), SaturationReading.allowedCpus(parts[1]),
+                    cgroup.isPresent() ? Optional.of(CgroupCpu.parseStat(parts[7])) : Optional.empty(),
+                    cgroup.map(CgroupCpu::limitCpus).orElse(Double.NaN), System.nanoTime());
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.testbed.runner.step;
 
 import java.util.List;
 import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.csv.Saturation;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.driver.LoadResult;
 import org.testbed.driver.proc.ClockTicks;
@@ -71,9 +72,9 @@ record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double s
                 cpu.threads());
     }
 
-    /** The server's side of the step, as steps.csv records it. */
-    StepRecord.ServerSide serverSide() {
-        return new StepRecord.ServerSide(serverBusyPct, serverThreads);
+    /** The server's side of the step, as steps.csv records it, with its {@code saturation} readings. */
+    StepRecord.ServerSide serverSide(Saturation saturation) {
+        return new StepRecord.ServerSide(serverBusyPct, serverThreads, saturation);
     }
 
     /** Who else used the CPUs, as steps.csv records it. */

@@ -110,9 +110,10 @@ public final class Progress {
             spread = String.format(Locale.ROOT, "  [n=%d: %.0f..%.0f req/s, p99 %.3f..%.3f ms]", soFar.size(),
                     a.step().repeats().rps().min(), a.step().repeats().rps().max(), a.step().repeats().p99().min(), a.step().repeats().p99().max());
         }
-        out.printf(Locale.ROOT, "[%3d/%d] %-22s %-9s %-8s %9.0f req/s  p99 %8.3f ms  cpu %7.4f ms/req  load CPU %3.0f%%%s%s%s%s%s  ETA %s%n",
+        out.printf(Locale.ROOT, "[%3d/%d] %-22s %-9s %-8s %9.0f req/s  p99 %8.3f ms  cpu %7.4f ms/req%s  load CPU %3.0f%%%s%s%s%s%s  ETA %s%n",
                 stepsDone, totalSteps, row.variant(), row.scenario(), row.key().describe(), row.throughput().rps(), row.latency().p99Ms(),
-                row.server().cpuMsPerReq(), step.load().loadSidePct(), step.load().saturated() ? " SATURATED" : "",
+                row.server().cpuMsPerReq(), SaturationAccounting.headline(step.server().saturation(), row.throughput().requests()),
+                step.load().loadSidePct(), step.load().saturated() ? " SATURATED" : "",
                 step.load().otherLoadPct() > LoadAccounting.NOISE_PCT
                         ? String.format(Locale.ROOT, "  NOT QUIET (%.0f%% other load)", step.load().otherLoadPct()) : "",
                 (sample.sample().caveats().steady() ? "" : "  NOT STEADY") + (sample.sample().caveats().warmupSettled() ? "" : "  WARM-UP CUT SHORT"),

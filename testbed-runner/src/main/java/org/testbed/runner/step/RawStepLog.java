@@ -7,7 +7,8 @@ import org.testbed.driver.proc.ClockTicks;
 import org.testbed.variant.Variant;
 
 /**
- * The text of a step's raw file: the server's /proc readings before and after, GC, memory, where
+ * The text of a step's raw file: the server's /proc readings before and after, GC, memory, its
+ * saturation readings ({@link SaturationAccounting#describe}), where
  * the load side's CPU went, then the driver's own output. Everything a reader needs to recompute
  * the step's CSV figures by hand.
  */
@@ -17,7 +18,7 @@ final class RawStepLog {
 
     static String text(Variant variant, long pid, String jdk, String scenario, Level level, int repeat, String startedAt,
                        ServerSnapshot before, ServerSnapshot after, double rssMb, double peakRssMb,
-                       LoadAccounting load, int loadCpus, String steadiness, LoadResult result) {
+                       LoadAccounting load, String saturation, int loadCpus, String steadiness, LoadResult result) {
         StringBuilder raw = new StringBuilder();
         raw.append(String.format(Locale.ROOT, "variant %s (%s), pid %d, JDK %s%nscenario %s, level %s, repeat %d, started %s%n",
                 variant.name(), variant.mode(), pid, jdk, scenario, level.label(), repeat, startedAt));
@@ -27,6 +28,7 @@ final class RawStepLog {
         raw.append(String.format(Locale.ROOT, "server GC (%s): %d -> %d collections, %.1f -> %.1f ms%n", after.gc().source(),
                 before.gc().count(), after.gc().count(), before.gc().millis(), after.gc().millis()));
         raw.append(String.format(Locale.ROOT, "server RSS %.1f MiB (peak %.1f MiB)%n", rssMb, peakRssMb));
+        raw.append(saturation);
         raw.append(String.format(Locale.ROOT, "driver CPU %.0f ms = %.1f%% of %d CPU(s); memcached %.1f%% of them; irq+softirq"
                         + " %.1f%%: load side %.1f%%; load CPUs %s %.1f%% busy, server CPUs %s %.1f%% busy, steal %.1f%%"
                         + " (/proc/stat, anything running)%s%n",

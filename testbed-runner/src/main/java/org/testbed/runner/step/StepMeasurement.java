@@ -117,6 +117,7 @@ final class StepMeasurement {
         MachineLabel machine = server.machine();
         LoadAccounting load = LoadAccounting.of(before, after, result, settings.servers().pinning(), settings.load().saturationPct());
         GcCounters gc = after.gc().minus(before.gc());
+        SaturationAccounting saturation = SaturationAccounting.of(before, after, result.requests());
 
         ResultRow.StepKey key = new ResultRow.StepKey(variant.name(), workload.name(), level.isOpen() ? 0 : level.concurrency(),
                 level.isOpen() ? level.rate() : 0, settings.conditions());
@@ -137,7 +138,7 @@ final class StepMeasurement {
         StepRecord step = new StepRecord(key,
                 new StepRecord.DriverSide(result.driver(), result.driverCpuMs(), load.driverPct(), result.peakConnections(),
                         result.tlsHandshakes(), result.gzipResponses()),
-                load.serverSide(), load.loadSide(),
+                load.serverSide(saturation.figures()), load.loadSide(),
                 new StepRecord.Setup(settings.servers().pinning().serverCpus(), settings.servers().pinning().loadCpus(),
                         delayMs, settings.servers().threads(), settings.capacity().map(plan -> plan.sla().label()).orElse("")),
                 new StepRecord.Files(raw, flame),
@@ -151,7 +152,7 @@ final class StepMeasurement {
                         row.throughput().errors()),
                 open, new SampleRecord.Caveats(warmUp.seconds(), warmUp.settled(), trend.steady(), load.otherLoadPct(),
                         load.saturated()),
-                raw, result.tlsHandshakes(), result.gzipResponses());
+                raw, result.tlsHandshakes(), result.gzipResponses(), saturation.figures());
 
         CounterRecord counters = counted == null ? null : CounterRecord.of(row.key(), repeat, result.requests(), counted);
         // A driver that cannot break the step down says why, in a row of its own, rather than leave none.
@@ -165,7 +166,8 @@ final class StepMeasurement {
                 .toList();
 
         String rawText = RawStepLog.text(variant, pid, jdk.label(), workload.name(), level, repeat, startedAt,
-                before, after, memory.rssMb(), memory.vmHwmKb() / 1024.0, load, loadCpus, steadiness(trend, warmUp), result);
+                before, after, memory.rssMb(), memory.vmHwmKb() / 1024.0, load, saturation.describe(result.requests()), loadCpus,
+                steadiness(trend, warmUp), result);
         if (scraper != null) {
             rawText += "\n" + scraper.describe() + "\n";
         }
