@@ -255,7 +255,7 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
                 for (Metric metric : Metric.SATURATION) {
                     List<double[]> forksA = byFork(metric, sa, ra);
                     List<double[]> forksB = byFork(metric, sb, rb);
-                    changes.add(change(metric, MedianInterval.median(flat(forksA)), MedianInterval.median(flat(forksB)),
+                    changes.add(change(metric, MedianInterval.median(Judgement.flat(forksA)), MedianInterval.median(Judgement.flat(forksB)),
                             forksA, forksB, poolsA.others(metric, e.getKey(), forksA), poolsB.others(metric, e.getKey(), forksB)));
                 }
             }

@@ -49,7 +49,7 @@ public record Judgement(double ratio, double ciLow, double ciHigh, double confid
                 Verdict.decide(r, floor, higherIsBetter));
     }
 
-    private static double[] flat(List<double[]> forks) {
+    static double[] flat(List<double[]> forks) {
         return forks.stream().flatMapToDouble(Arrays::stream).toArray();
     }
 }
