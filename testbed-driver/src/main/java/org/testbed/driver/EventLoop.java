@@ -37,10 +37,13 @@ final class EventLoop implements Runnable {
     /** Set by the coordinator to stop early: read on every turn of the loop, so it stops promptly. */
     private volatile long end;
 
-    /** {@code seconds}: the longest the window may last, in whole seconds rounded up. */
-    EventLoop(StepContext step, int seconds, Function<EventLoop, ArrivalModel> model) throws IOException {
+    /**
+     * {@code seconds}: the longest the window may last, in whole seconds rounded up; {@code open}:
+     * whether arrivals come at a rate (then a request's latency from its write differs from its latency).
+     */
+    EventLoop(StepContext step, int seconds, boolean open, Function<EventLoop, ArrivalModel> model) throws IOException {
         this.step = step;
-        this.measured = new Measurements(seconds, step.operations.size());
+        this.measured = new Measurements(seconds, step.operations.size(), open);
         this.selector = Selector.open();
         this.connections = new LoopConnections(step, selector, measured, this::ready);
         this.model = model.apply(this);

@@ -32,7 +32,12 @@ import org.HdrHistogram.PackedHistogram;
  */
 public final class IntervalLog {
     /** A driver that keeps no intervals (wrk). */
-    public static final IntervalLog NONE = new IntervalLog(List.of(), 0, 0, List.of(), List.of());
+    public static final IntervalLog NONE = new IntervalLog(List.of(), 0, 0, List.of(), List.of(), List.of());
+    /**
+     * The tag of an open model's latencies from the request's write (the uncorrected figure: without
+     * the wait for a connection), all operations; {@code sent/<operation>} for one operation.
+     */
+    public static final String SENT = "sent";
     /** The Interval_Max column in milliseconds: values are microseconds. */
     private static final double MAX_IN_MS = 1000.0;
 
@@ -41,14 +46,22 @@ public final class IntervalLog {
     private final double seconds;
     private final List<Histogram> totals;
     private final List<List<Histogram>> byOperation;
+    /** By second, the open model's latencies from the write: all operations', then each's (empty when closed). */
+    private final List<List<Histogram>> sent;
 
     private IntervalLog(List<String> operations, long startEpochMillis, double seconds, List<Histogram> totals,
-                        List<List<Histogram>> byOperation) {
+                        List<List<Histogram>> byOperation, List<List<Histogram>> sent) {
         this.operations = List.copyOf(operations);
         this.startEpochMillis = startEpochMillis;
         this.seconds = seconds;
         this.totals = List.copyOf(totals);
         this.byOperation = List.copyOf(byOperation);
+        this.sent = List.copyOf(sent);
+    }
+
+    /** The tag of the open model's latencies from the write of {@code operation}'s requests. */
+    public static String sentTag(String operation) {
+        return SENT + "/" + operation;
     }
 
     /** The operations' labels, each the tag of its histograms, in the workload's order. */
@@ -91,7 +104,9 @@ public final class IntervalLog {
         }
         log.outputComment("latency in microseconds, as the step's (from the intended start; a closed model's from the"
                 + " request's write), Interval_Max in ms; one interval per second of the window; untagged: all"
-                + " operations, Tag=<operation>: one of " + String.join(" ", operations));
+                + " operations, Tag=<operation>: one of " + String.join(" ", operations)
+                + (sent.isEmpty() ? "" : "; open model: Tag=" + SENT + " and Tag=" + sentTag("<operation>")
+                        + ", the same from the request's write (without the wait for a connection)"));
         log.outputLogFormatVersion();
         log.outputStartTime(startEpochMillis);
         log.outputBaseTime(startEpochMillis);
@@ -102,6 +117,11 @@ public final class IntervalLog {
             log.outputIntervalHistogram(from, to, totals.get(i), MAX_IN_MS);
             for (Histogram h : byOperation.get(i)) {
                 log.outputIntervalHistogram(from, to, h, MAX_IN_MS);
+            }
+            if (!sent.isEmpty()) {
+                for (Histogram h : sent.get(i)) {
+                    log.outputIntervalHistogram(from, to, h, MAX_IN_MS);
+                }
             }
         }
         print.flush();
@@ -116,11 +136,16 @@ public final class IntervalLog {
      */
     static final class Builder {
         private final int operations;
-        /** By second: the total's histogram, then each operation's. */
+        private final boolean fromSend;
+        /**
+         * By second: the total's histogram, then each operation's; in the open model then the same
+         * from the write (at {@code operations + 1} onwards).
+         */
         private final List<Histogram[]> seconds = new ArrayList<>();
 
-        Builder(int operations) {
+        Builder(int operations, boolean fromSend) {
             this.operations = operations;
+            this.fromSend = fromSend;
         }
 
         void add(IntervalRecorder.Second second) {
@@ -128,6 +153,12 @@ public final class IntervalLog {
             set[0].add(second.total);
             for (int i = 0; i < operations; i++) {
                 set[i + 1].add(second.operations[i]);
+            }
+            if (fromSend) {
+                set[operations + 1].add(second.sentTotal);
+                for (int i = 0; i < operations; i++) {
+                    set[operations + 2 + i].add(second.sentOperations[i]);
+                }
             }
         }
 
@@ -138,7 +169,7 @@ public final class IntervalLog {
 
         private Histogram[] second(int index) {
             while (seconds.size() <= index) {
-                Histogram[] set = new Histogram[operations + 1];
+                Histogram[] set = new Histogram[(operations + 1) * (fromSend ? 2 : 1)];
                 for (int i = 0; i < set.length; i++) {
                     set[i] = new PackedHistogram(Measurements.HIGHEST_MICROS, 3);
                 }
@@ -166,6 +197,7 @@ public final class IntervalLog {
             }
             List<Histogram> totals = new ArrayList<>();
             List<List<Histogram>> byOperation = new ArrayList<>();
+            List<List<Histogram>> sent = new ArrayList<>();
             for (int i = 0; i < intervals; i++) {
                 long from = startEpochMillis + i * 1000L;
                 long to = startEpochMillis + Math.round(1000 * Math.min(i + 1, seconds));
@@ -178,8 +210,20 @@ public final class IntervalLog {
                     ops.add(h);
                 }
                 byOperation.add(ops);
+                if (fromSend) {
+                    List<Histogram> fromWrite = new ArrayList<>();
+                    Histogram all = stamped(set[operations + 1], from, to);
+                    all.setTag(SENT);
+                    fromWrite.add(all);
+                    for (int k = 0; k < included.length; k++) {
+                        Histogram h = stamped(set[operations + 2 + included[k]], from, to);
+                        h.setTag(sentTag(tags.get(k)));
+                        fromWrite.add(h);
+                    }
+                    sent.add(fromWrite);
+                }
             }
-            return new IntervalLog(tags, startEpochMillis, seconds, totals, byOperation);
+            return new IntervalLog(tags, startEpochMillis, seconds, totals, byOperation, sent);
         }
 
         private static Histogram stamped(Histogram h, long from, long to) {

@@ -17,17 +17,34 @@ import org.HdrHistogram.Histogram;
  */
 final class IntervalRecorder {
 
-    /** One second of one loop: the total's histogram and each operation's, as the headline's (µs, 3 digits). */
+    /**
+     * One second of one loop: the total's histogram and each operation's, as the headline's (µs, 3
+     * digits); in the open model the same again for the latency from the request's write, which
+     * leaves out the time an arrival waited for a connection ({@code sent}, empty when closed).
+     */
     static final class Second {
         int index;
-        final Histogram total = new Histogram(Measurements.HIGHEST_MICROS, 3);
+        final Histogram total = histogram();
         final Histogram[] operations;
+        final Histogram sentTotal;
+        final Histogram[] sentOperations;
 
-        Second(int operations) {
-            this.operations = new Histogram[operations];
-            for (int i = 0; i < operations; i++) {
-                this.operations[i] = new Histogram(Measurements.HIGHEST_MICROS, 3);
+        Second(int operations, boolean fromSend) {
+            this.operations = histograms(operations);
+            this.sentTotal = fromSend ? histogram() : null;
+            this.sentOperations = histograms(fromSend ? operations : 0);
+        }
+
+        private static Histogram histogram() {
+            return new Histogram(Measurements.HIGHEST_MICROS, 3);
+        }
+
+        private static Histogram[] histograms(int n) {
+            Histogram[] hs = new Histogram[n];
+            for (int i = 0; i < n; i++) {
+                hs[i] = histogram();
             }
+            return hs;
         }
 
         void reset() {
@@ -35,10 +52,18 @@ final class IntervalRecorder {
             for (Histogram h : operations) {
                 h.reset();
             }
+            if (sentTotal != null) {
+                sentTotal.reset();
+            }
+            for (Histogram h : sentOperations) {
+                h.reset();
+            }
         }
     }
 
     private final int operations;
+    /** Open model: also the latency from the request's write (in a closed model it is the same latency). */
+    private final boolean fromSend;
     /** Written by the loop's thread, read by the coordinator's: a queue passes the histograms' contents safely. */
     private final Queue<Second> handedOver = new ConcurrentLinkedQueue<>();
     private final Queue<Second> recycled = new ConcurrentLinkedQueue<>();
@@ -50,12 +75,17 @@ final class IntervalRecorder {
      */
     private volatile int handedOverBelow;
 
-    IntervalRecorder(int operations) {
+    IntervalRecorder(int operations, boolean fromSend) {
         this.operations = operations;
+        this.fromSend = fromSend;
     }
 
-    /** A latency in second {@code second} of the window, of operation {@code operation} (-1: none). */
-    void record(int second, int operation, long micros) {
+    /**
+     * A latency in second {@code second} of the window, of operation {@code operation} (-1: none):
+     * {@code micros} from the intended start, {@code sentMicros} from the request's write (kept in
+     * the open model only; -1 for an arrival censored at the window's end, never written perhaps).
+     */
+    void record(int second, int operation, long micros, long sentMicros) {
         Second s = current;
         if (s == null || second > s.index) {
             s = next(second);
@@ -63,6 +93,12 @@ final class IntervalRecorder {
         s.total.recordValue(micros);
         if (operation >= 0) {
             s.operations[operation].recordValue(micros);
+        }
+        if (fromSend && sentMicros >= 0) {
+            s.sentTotal.recordValue(sentMicros);
+            if (operation >= 0) {
+                s.sentOperations[operation].recordValue(sentMicros);
+            }
         }
     }
 
@@ -75,7 +111,7 @@ final class IntervalRecorder {
         }
         Second s = recycled.poll();
         if (s == null) {
-            s = new Second(operations); // the first seconds only: later ones come back recycled
+            s = new Second(operations, fromSend); // the first seconds only: later ones come back recycled
         }
         s.index = second;
         current = s;

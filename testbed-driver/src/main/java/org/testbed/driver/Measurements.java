@@ -58,7 +58,7 @@ final class Measurements {
      * {@code seconds}: how many per-second windows to count in (the longest the window may last,
      * rounded up); {@code operations}: how many operations the workload has.
      */
-    Measurements(int seconds, int operations) {
+    Measurements(int seconds, int operations, boolean open) {
         this.perSecond = new AtomicLongArray(Math.max(1, seconds));
         this.errorsPerSecond = new AtomicLongArray(Math.max(1, seconds));
         this.operationLatency = new Histogram[operations];
@@ -67,7 +67,7 @@ final class Measurements {
         }
         this.operationRequests = new long[operations];
         this.operationErrors = new long[operations];
-        this.intervals = new IntervalRecorder(operations);
+        this.intervals = new IntervalRecorder(operations, open);
     }
 
     void windowStart(long start) {
@@ -109,7 +109,7 @@ final class Measurements {
         // Throughput is every answer of the window; latency is the window's own arrivals only. An
         // arrival of the lead-in answered in the window is the server's work, not the window's wait.
         if (intended >= windowStart) {
-            recordLatency(now - intended, operation, second);
+            recordLatency(now - intended, now - sent, operation, second);
             record(uncorrected, now - sent);
             record(scheduleLag, sent - intended);
         }
@@ -125,14 +125,17 @@ final class Measurements {
         return (int) Math.min(perSecond.length() - 1, (now - windowStart) / SECOND);
     }
 
-    /** The headline latency: the total's, the operation's, and the second's for the interval log. */
-    private void recordLatency(long nanos, int operation, int second) {
+    /**
+     * The headline latency: the total's, the operation's, and the second's for the interval log, with
+     * the latency from the request's write beside it there ({@code sentNanos}, -1: none).
+     */
+    private void recordLatency(long nanos, long sentNanos, int operation, int second) {
         long micros = micros(nanos);
         latency.recordValue(micros);
         if (operation >= 0) {
             operationLatency[operation].recordValue(micros);
         }
-        intervals.record(second, operation, micros);
+        intervals.record(second, operation, micros, sentNanos < 0 ? -1 : micros(sentNanos));
     }
 
     private static void record(Histogram histogram, long nanos) {
@@ -155,7 +158,8 @@ final class Measurements {
     void unanswered(long intended, long end, long longestNanos, int operation) {
         if (intended >= windowStart && intended < end && end - intended > longestNanos) {
             unanswered++;
-            recordLatency(end - intended, operation, second(end));
+            // No latency from its write: it may never have been written, and the uncorrected figure leaves it out too.
+            recordLatency(end - intended, -1, operation, second(end));
         }
     }
 

@@ -113,11 +113,11 @@ public final class NioHttpDriver implements LoadDriver {
         int windows = (int) Math.max(1, (max.toNanos() + SECOND - 1) / SECOND);
         List<EventLoop> loops = new ArrayList<>();
         List<Thread> running = new ArrayList<>();
-        IntervalLog.Builder intervals = new IntervalLog.Builder(step.operations.size());
+        IntervalLog.Builder intervals = new IntervalLog.Builder(step.operations.size(), level.isOpen());
         try {
             for (int i = 0; i < threads; i++) {
                 double offset = interval * i / threads;
-                loops.add(new EventLoop(step, windows, level.isOpen()
+                loops.add(new EventLoop(step, windows, level.isOpen(), level.isOpen()
                         ? loop -> new OpenArrivals(loop, offset, interval, connectionsPerLoop)
                         : ClosedArrivals::new));
             }
@@ -243,7 +243,7 @@ public final class NioHttpDriver implements LoadDriver {
     private static LoadResult summarize(List<EventLoop> loops, Operations operations, IntervalLog.Builder intervals,
                                         int windows, long startEpochMillis, double seconds, Duration max, Level level,
                                         double cpuMs) {
-        Measurements total = new Measurements(windows, operations.size());
+        Measurements total = new Measurements(windows, operations.size(), level.isOpen());
         long inFlight = 0;
         long queued = 0;
         int peak = 0;

@@ -65,8 +65,10 @@ class NioHttpDriverLiveTest {
             // Every create fails (and a delete the churn sends in its place), nothing else does.
             long refused = log.getOrDefault("PUT", List.of()).get(i).getTotalCount()
                     + (log.containsKey("DELETE") ? log.get("DELETE").get(i).getTotalCount() : 0);
-            assertThat(second.errors()).as("second %d", i).isPositive().isEqualTo(refused);
+            // (a second of a starved machine may hold no create at all: no error is asserted per second)
+            assertThat(second.errors()).as("second %d", i).isEqualTo(refused);
         }
-        assertThat(told.stream().mapToLong(SecondFigures::errors).sum()).isLessThan(r.errors());
+        assertThat(r.errors()).isPositive();
+        assertThat(told.stream().mapToLong(SecondFigures::errors).sum()).isLessThanOrEqualTo(r.errors());
     }
 }

@@ -1,6 +1,7 @@
 package org.testbed.driver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.testbed.driver.PlaintextServer.mix;
 
 import java.io.IOException;
@@ -112,6 +113,43 @@ class NioHttpDriverOperationsTest {
         }
         assertThat(Files.readString(file)).startsWith("#variant test, scenario mix, level c=2\n")
                 .contains("#[StartTime: ").contains("\nTag=GET,0.000,1.000,").contains("\nTag=POST,2.000,1.000,");
+    }
+
+    @Test
+    void anOpenModelsLogAlsoHoldsTheLatencyFromTheWrite(@TempDir Path dir) throws Exception {
+        // Updates 5 ms slow at 100 arrivals a second: an arrival that finds every open connection busy
+        // waits for one to open or come free, and every request is written a little after its intended
+        // start; its latency from the write leaves both out.
+        server.slowUpdateMillis = 5;
+        LoadResult r = driver().run(server.target(), mix(READS_AND_UPDATES), Level.open(100), Duration.ofSeconds(2), 1);
+        Path file = dir.resolve("mix-r100.hlog");
+        r.intervals().write(file, List.of("open"));
+
+        Map<String, List<AbstractHistogram>> log = read(file);
+        assertThat(log).containsOnlyKeys(UNTAGGED, "GET", "POST", IntervalLog.SENT, IntervalLog.sentTag("GET"),
+                IntervalLog.sentTag("POST"));
+        Histogram all = new Histogram(3);
+        Histogram sent = new Histogram(3);
+        for (int i = 0; i < log.get(UNTAGGED).size(); i++) {
+            AbstractHistogram second = log.get(UNTAGGED).get(i);
+            AbstractHistogram fromWrite = log.get(IntervalLog.SENT).get(i);
+            // Every answered request is in both, its latency from the write no longer than from its intended
+            // start; an arrival still unanswered at the end is in the first only, at its wait so far.
+            assertThat(fromWrite.getTotalCount()).isLessThanOrEqualTo(second.getTotalCount());
+            for (double pct : new double[] {50, 90, 99, 100}) {
+                assertThat(fromWrite.getValueAtPercentile(pct)).as("second %d, p%s", i, pct)
+                        .isLessThanOrEqualTo(second.getValueAtPercentile(pct));
+            }
+            assertThat(log.get(IntervalLog.sentTag("GET")).get(i).getTotalCount()
+                    + log.get(IntervalLog.sentTag("POST")).get(i).getTotalCount()).isEqualTo(fromWrite.getTotalCount());
+            all.add(second);
+            sent.add(fromWrite);
+        }
+        assertThat(sent.getTotalCount()).isPositive();
+        assertThat(sent.getValueAtPercentile(99) / 1000.0).as("the log's own p99 from the write is the step's")
+                .isCloseTo(r.uncorrected().p99(), within(0.01 * r.uncorrected().p99()));
+        assertThat(all.getMean()).as("waits for the connection are in the intended start's latency only")
+                .isGreaterThan(sent.getMean());
     }
 
     @Test
