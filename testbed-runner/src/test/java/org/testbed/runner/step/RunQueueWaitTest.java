@@ -1,6 +1,7 @@
 package org.testbed.runner.step;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -39,8 +40,9 @@ class RunQueueWaitTest {
             // Two runnable threads on one CPU: one waits whenever the other runs, so the wait is
             // about the window itself; a third of it leaves room for whatever else ran on CPU 0.
             assertThat(s.runQueueWaitPct()).isGreaterThan(30);
-            assertThat(accounting.windowS()).isEqualTo((second.nanos() - first.nanos()) / 1e9);
-            assertThat(s.runQueueWaitUsPerReq()).isEqualTo(accounting.threads().waitNanos() / 1e3 / 1_000);
+            // (to a relative 1e-9: the figures are computed in another order than here)
+            assertThat(accounting.windowS()).isCloseTo((second.nanos() - first.nanos()) / 1e9, withinPercentage(1e-7));
+            assertThat(s.runQueueWaitUsPerReq()).isCloseTo(accounting.threads().waitNanos() / 1e3 / 1_000, withinPercentage(1e-7));
             assertThat(s.involuntarySwitchesPerReq()).as("each is preempted when its slice ends").isPositive();
             assertThat(SaturationAccounting.headline(s, 1_000)).contains("queued");
             assertThat(accounting.describe(1_000)).contains("run-queue wait").contains("x 1 CPU(s) it could use");
