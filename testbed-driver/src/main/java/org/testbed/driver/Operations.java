@@ -25,9 +25,11 @@ import org.testbed.scenario.Workload;
  *
  * A label never holds a comma, a space or a line break: it is a tag of the interval log too.
  * {@link #indexOf} runs once per request, so it compares an enum or a few constant strings (the
- * names a journey's requests carry are these very constants) and allocates nothing.
+ * names a journey's requests carry are these very constants) and allocates nothing. Other drivers
+ * (JMeter's plans) label their requests by the same rule, so operations.csv reads the same whoever
+ * measured.
  */
-final class Operations {
+public final class Operations {
     /** The mix's methods in the order its weights are given in, {@code GET:POST:PUT:DELETE}. */
     private static final List<HttpMethod> MIX_ORDER = List.of(HttpMethod.GET, HttpMethod.POST, HttpMethod.PUT,
             HttpMethod.DELETE);
@@ -41,7 +43,7 @@ final class Operations {
         this.byMethod = byMethod;
     }
 
-    static Operations of(Workload workload) {
+    public static Operations of(Workload workload) {
         if (workload instanceof ReadHeavyMix) {
             int[] byMethod = new int[HttpMethod.values().length];
             for (int i = 0; i < MIX_ORDER.size(); i++) {
@@ -59,16 +61,16 @@ final class Operations {
     }
 
     /** The labels, in the workload's order. */
-    List<String> labels() {
+    public List<String> labels() {
         return labels;
     }
 
-    int size() {
+    public int size() {
         return labels.size();
     }
 
     /** Which operation {@code spec} is, or -1 for a request of none (it counts in the step's total only). */
-    int indexOf(RequestSpec spec) {
+    public int indexOf(RequestSpec spec) {
         if (byMethod != null) {
             return byMethod[spec.method().ordinal()];
         }
