@@ -13,8 +13,14 @@ import java.nio.file.Path;
 public record JMeterHome(Path dir) {
     /** Where this module's build lays out the home, relative to the repository root. */
     public static final String BUILT = "testbed-jmeter/target/jmeter";
-    /** The file whose presence says the home is built (the runner's stale-jar check watches it). */
+    /** The launcher, relative to the home. */
     public static final String LAUNCHER = "bin/ApacheJMeter.jar";
+    /**
+     * This module's jar, relative to the repository root: the build that makes it lays out the home
+     * too, so the runner's stale-jar check watches it (the launcher keeps the time stamp it has in
+     * the Maven repository, older than any source).
+     */
+    public static final String MODULE_JAR = "testbed-jmeter/target/testbed-jmeter.jar";
 
     /** {@code JMETER_HOME} when set, else the home this repository's build assembles under {@code root}. */
     public static JMeterHome find(Path root) {

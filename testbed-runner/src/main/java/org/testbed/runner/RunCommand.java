@@ -344,8 +344,9 @@ final class RunCommand implements Callable<Integer> {
         }
         // The run measures the jars as they are on disk: build the missing or stale ones, in one Maven call.
         List<ModuleJar> jars = new ArrayList<>(selected.stream().map(v -> new ModuleJar(v.module(), v.jar())).toList());
-        if (d.equals(JMeterDriver.NAME) && JMeterHome.find(repo).dir().equals(repo.resolve(JMeterHome.BUILT).toAbsolutePath().normalize())) {
-            jars.add(new ModuleJar("testbed-jmeter", JMeterHome.BUILT + "/" + JMeterHome.LAUNCHER)); // the JMeter home
+        boolean builtJMeter = JMeterHome.find(repo).dir().equals(repo.resolve(JMeterHome.BUILT).toAbsolutePath().normalize());
+        if (d.equals(JMeterDriver.NAME) && builtJMeter) {
+            jars.add(new ModuleJar("testbed-jmeter", JMeterHome.MODULE_JAR)); // built together with the JMeter home
         }
         StaleJars.in(repo).buildStale(jars);
         if (d.equals(JMeterDriver.NAME)) {
