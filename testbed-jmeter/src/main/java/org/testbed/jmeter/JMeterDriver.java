@@ -185,7 +185,8 @@ public final class JMeterDriver implements LoadDriver {
         String raw = "$ " + String.join(" ", command) + "\n" + text + "\n"
                 + report(level, seconds, window, latency, operations, cpuMs, startupCpuMs, step);
         return new LoadResult(NAME, new Throughput(window.requests, window.errors, seconds, window.perSecond()),
-                ClientLatency.closedModel(latency), cpuMs, level.concurrency(), TransportCounts.NONE, raw, operations, null);
+                ClientLatency.closedModel(latency), cpuMs, level.concurrency(), TransportCounts.NONE, raw, operations,
+                window.intervals(seconds));
     }
 
     /** Copies JMeter's output; reads its CPU time the moment it says its test started. */

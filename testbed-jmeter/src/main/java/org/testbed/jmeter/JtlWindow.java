@@ -5,7 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.HdrHistogram.Histogram;
+import org.testbed.driver.IntervalLog;
 import org.testbed.driver.Latency;
 import org.testbed.driver.LoadResult.OperationFigures;
 
@@ -13,7 +15,8 @@ import org.testbed.driver.LoadResult.OperationFigures;
  * A step's figures from JMeter's samples, counted the way testbed-nio counts its responses: those
  * that end inside the window {@code [start, start + seconds)}, each latency recorded in an
  * HdrHistogram (microseconds, 3 significant digits) for the step and for its operation, so that
- * every percentile is read from all the samples, never averaged. Samples ending after the window
+ * every percentile is read from all the samples, never averaged, and second by second for the
+ * interval log. Samples ending after the window
  * (in flight when JMeter's scheduler stopped) are counted apart and left out.
  */
 final class JtlWindow {
@@ -30,6 +33,7 @@ final class JtlWindow {
     private final long[] operationErrors;
     private final long[] perSecond;
     private final Map<String, Long> failures = new LinkedHashMap<>();
+    private final IntervalLog.Collector intervals;
     long requests;
     long errors;
     long afterWindow;
@@ -47,6 +51,7 @@ final class JtlWindow {
         this.operationRequests = new long[labels.size()];
         this.operationErrors = new long[labels.size()];
         this.perSecond = new long[(int) seconds];
+        this.intervals = new IntervalLog.Collector(labels);
     }
 
     void add(JtlReader.Sample s) {
@@ -58,8 +63,10 @@ final class JtlWindow {
         long micros = Math.min(HIGHEST_MICROS, TimeUnit.MILLISECONDS.toMicros(Math.max(0, s.elapsedMillis())));
         requests++;
         latency.recordValue(micros);
-        perSecond[(int) Math.max(0, Math.min(perSecond.length - 1, (end - startMillis) / 1000))]++;
+        int second = (int) Math.max(0, Math.min(perSecond.length - 1, (end - startMillis) / 1000));
+        perSecond[second]++;
         int op = labels.indexOf(s.label());
+        intervals.record(second, op, micros);
         if (op >= 0) {
             operationRequests[op]++;
             operationLatency[op].recordValue(micros);
@@ -98,6 +105,12 @@ final class JtlWindow {
             }
         }
         return figures;
+    }
+
+    /** The latencies second by second, in all and per operation seen, as testbed-nio's interval logs hold them. */
+    IntervalLog intervals(double seconds) {
+        int[] seen = IntStream.range(0, labels.size()).filter(i -> operationRequests[i] > 0).toArray();
+        return intervals.build(startMillis, seconds, perSecond.length, seen);
     }
 
     /** The first line of JMeter's message, or the status when it gave none. */

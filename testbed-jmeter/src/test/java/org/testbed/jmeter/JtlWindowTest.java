@@ -4,13 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.testbed.driver.IntervalLog;
+import org.testbed.driver.Latency;
 import org.testbed.driver.LoadResult.OperationFigures;
 
 /** JMeter's CSV results read back: quoting as JMeter writes it, the window, percentiles from every sample. */
@@ -55,15 +59,23 @@ class JtlWindowTest {
         assertThat(window.afterWindow).isEqualTo(1);
         assertThat(window.perSecond()).containsExactly(1000, 2);
         // Percentiles from every sample, never averaged: the median is 1 ms, p90 2 ms.
-        assertThat(org.testbed.driver.Latency.ofMicros(window.latency).p50()).isEqualTo(1.0);
-        assertThat(org.testbed.driver.Latency.ofMicros(window.latency).p90()).isEqualTo(2.0);
-        assertThat(org.testbed.driver.Latency.ofMicros(window.latency).max()).isCloseTo(9.0, within(0.01)); // 3 significant digits
+        assertThat(Latency.ofMicros(window.latency).p50()).isEqualTo(1.0);
+        assertThat(Latency.ofMicros(window.latency).p90()).isEqualTo(2.0);
+        assertThat(Latency.ofMicros(window.latency).max()).isCloseTo(9.0, within(0.01)); // 3 significant digits
         List<OperationFigures> ops = window.operations(2);
         assertThat(ops).extracting(OperationFigures::name).containsExactly("GET", "POST");
         assertThat(ops.get(1).requests()).isEqualTo(2);
         assertThat(ops.get(1).errors()).isEqualTo(1);
         assertThat(ops.get(1).rps()).isEqualTo(1.0);
         assertThat(window.failures()).containsEntry("POST: Test failed: code expected to equal /", 1L);
+        // Second by second, as testbed-nio's interval log: the window's two seconds, tagged with the operations seen.
+        IntervalLog log = window.intervals(2);
+        assertThat(log.intervals()).isEqualTo(2);
+        assertThat(log.operations()).containsExactly("GET", "POST");
+        assertThat(log.startEpochMillis()).isEqualTo(10_000);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        log.write(out, List.of("test"));
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Tag=GET").contains("Tag=POST");
     }
 
     @Test

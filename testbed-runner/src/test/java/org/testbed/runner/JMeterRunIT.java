@@ -63,6 +63,8 @@ class JMeterRunIT {
         String raw = Files.readString(run.resolve(step.files().raw()));
         assertThat(raw).contains("Apache JMeter").contains("Starting standalone test").contains("operation PUT:")
                 .contains("HdrHistogram percentile distribution");
+        Path hlog = run.resolve(step.files().raw().replace(".txt", ".hlog"));
+        assertThat(Files.readString(hlog)).as("JMeter's latencies second by second").contains("Tag=GET").contains("Tag=DELETE");
         try (var plans = Files.walk(run.resolve("jmeter"))) {
             assertThat(plans.filter(p -> p.getFileName().toString().equals("plan.jmx"))).hasSize(1);
         }
