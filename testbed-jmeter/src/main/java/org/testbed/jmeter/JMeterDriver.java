@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import org.testbed.driver.Latency;
@@ -48,7 +50,8 @@ import org.testbed.scenario.Workload;
  * <p>Closed model only: JMeter's open-model thread group starts a new thread per arrival, which
  * cannot keep a lane's keys; open steps stay with testbed-nio. JMeter measures whole milliseconds,
  * so sub-millisecond percentiles read 0 or 1 ms. The driver's CPU is counted from the moment JMeter
- * says its test started: its JVM start and plan loading, reported in the raw file, are left out.
+ * says its test started to the moment it says it ended, at the rate it used it then, for the window's
+ * length: its JVM start and plan loading, and its closing, reported in the raw file, are left out.
  */
 public final class JMeterDriver implements LoadDriver {
     public static final String NAME = "jmeter";
@@ -57,6 +60,8 @@ public final class JMeterDriver implements LoadDriver {
             "-XX:MaxGCPauseMillis=100", "-XX:G1ReservePercent=20", "-Djava.awt.headless=true");
     /** What JMeter prints once its plan is loaded and its threads start. */
     static final String STARTED = "Starting standalone test";
+    /** What JMeter prints once its threads have ended, before it closes its results and exits. */
+    static final String ENDED = "Tidying up";
     /**
      * The settings every step's JMeter runs with, on top of its home's jmeter.properties: the CSV
      * fields {@link JtlReader} reads, the start time as the sample's time stamp, connections kept
@@ -87,6 +92,8 @@ public final class JMeterDriver implements LoadDriver {
             "jmeter.save.saveservice.subresults=false",
             "httpclient.reset_state_on_thread_group_iteration=false",
             "jmeterengine.nongui.port=0");
+    /** The epoch milliseconds JMeter prints in parentheses after its start and end lines. */
+    private static final Pattern EPOCH = Pattern.compile("\\((\\d{12,})\\)");
     /** How long JMeter may take beyond its scheduled seconds (JVM start, plan loading, the last samples, shutdown). */
     private static final long GRACE_SECONDS = 120;
 
@@ -150,9 +157,10 @@ public final class JMeterDriver implements LoadDriver {
         } catch (IOException e) {
             throw new IOException("JMeter cannot start: " + String.join(" ", command) + ": " + e.getMessage(), e);
         }
-        AtomicReference<ProcStat> atStart = new AtomicReference<>();
+        AtomicReference<Moment> atStart = new AtomicReference<>();
+        AtomicReference<Moment> atEnd = new AtomicReference<>();
         StringBuilder output = new StringBuilder();
-        Thread reader = new Thread(() -> readOutput(jmeter, output, atStart), "jmeter-output");
+        Thread reader = new Thread(() -> readOutput(jmeter, output, atStart, atEnd), "jmeter-output");
         reader.setDaemon(true);
         reader.start();
         if (!jmeter.waitFor(seconds + GRACE_SECONDS, TimeUnit.SECONDS)) {
@@ -171,7 +179,7 @@ public final class JMeterDriver implements LoadDriver {
                     : "") + "): " + String.join(" ", command) + "\n" + text + logTail(log));
         }
         double totalCpuMs = ClockTicks.toMillis(after.minus(before).childTicks());
-        double startupCpuMs = ClockTicks.toMillis(atStart.get().ticks());
+        double startupCpuMs = ClockTicks.toMillis(atStart.get().cpu().ticks());
         long[] firstStart = {Long.MAX_VALUE};
         JtlReader.read(results, s -> firstStart[0] = Math.min(firstStart[0], s.startMillis()));
         if (firstStart[0] == Long.MAX_VALUE) {
@@ -179,25 +187,41 @@ public final class JMeterDriver implements LoadDriver {
         }
         JtlWindow window = new JtlWindow(Operations.of(workload).labels(), firstStart[0], seconds);
         JtlReader.read(results, window::add);
-        double cpuMs = Math.max(0, totalCpuMs - startupCpuMs);
+        // JMeter's CPU from its test start to its test end (else to its exit), at the rate it used it
+        // over its test, for the window: its test runs a little longer than the window (its threads
+        // start before the first sample and finish their last one after the scheduler's end).
+        Moment end = atEnd.get();
+        double testCpuMs = Math.max(0, (end != null ? ClockTicks.toMillis(end.cpu().ticks()) : totalCpuMs) - startupCpuMs);
+        long testMillis = end != null && atStart.get().epochMillis() > 0 && end.epochMillis() > atStart.get().epochMillis()
+                ? end.epochMillis() - atStart.get().epochMillis() : 0;
+        double cpuMs = testMillis > seconds * 1000 ? testCpuMs * seconds * 1000 / testMillis : testCpuMs;
         List<OperationFigures> operations = window.operations(seconds);
         Latency latency = Latency.ofMicros(window.latency);
         String raw = "$ " + String.join(" ", command) + "\n" + text + "\n"
-                + report(level, seconds, window, latency, operations, cpuMs, startupCpuMs, step);
+                + report(level, seconds, window, latency, operations, cpuMs, startupCpuMs, step)
+                + String.format(Locale.ROOT, "JMeter's CPU over its test (%d ms from its start line to its end line):"
+                        + " %.0f ms; over its whole life: %.0f ms%n", testMillis, testCpuMs, totalCpuMs);
         return new LoadResult(NAME, new Throughput(window.requests, window.errors, seconds, window.perSecond()),
                 ClientLatency.closedModel(latency), cpuMs, level.concurrency(), TransportCounts.NONE, raw, operations,
                 window.intervals(seconds));
     }
 
-    /** Copies JMeter's output; reads its CPU time the moment it says its test started. */
-    private static void readOutput(Process jmeter, StringBuilder output, AtomicReference<ProcStat> atStart) {
+    /** Copies JMeter's output; reads its CPU time the moments it says its test started and ended. */
+    private static void readOutput(Process jmeter, StringBuilder output, AtomicReference<Moment> atStart,
+                                   AtomicReference<Moment> atEnd) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(jmeter.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 if (atStart.get() == null && line.contains(STARTED)) {
                     try {
-                        atStart.set(ProcStat.read(jmeter.pid()));
+                        atStart.set(new Moment(ProcStat.read(jmeter.pid()), epochMillis(line)));
                     } catch (IOException | RuntimeException gone) {
-                        atStart.set(new ProcStat(0, 0, 0, 0, 0)); // exited already: all its CPU counts
+                        atStart.set(new Moment(new ProcStat(0, 0, 0, 0, 0), 0)); // exited already: all its CPU counts
+                    }
+                } else if (atStart.get() != null && atEnd.get() == null && line.contains(ENDED)) {
+                    try {
+                        atEnd.set(new Moment(ProcStat.read(jmeter.pid()), epochMillis(line)));
+                    } catch (IOException | RuntimeException gone) {
+                        // exited already: its CPU up to its exit counts
                     }
                 }
                 synchronized (output) {
@@ -211,14 +235,23 @@ public final class JMeterDriver implements LoadDriver {
         }
     }
 
+    /** JMeter's CPU time when it printed a line, and the time the line names (0 when it names none). */
+    private record Moment(ProcStat cpu, long epochMillis) {
+    }
+
+    private static long epochMillis(String line) {
+        Matcher m = EPOCH.matcher(line);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
     private static String report(Level level, long seconds, JtlWindow window, Latency l, List<OperationFigures> operations,
                                  double cpuMs, double startupCpuMs, Path step) {
         StringBuilder raw = new StringBuilder();
         raw.append(String.format(Locale.ROOT, "driver %s (Apache JMeter %s non-GUI, HttpClient4 with keep-alive), closed model"
                         + " with %d threads (one connection each), window %d s from the first sample; plan %s%n", NAME,
                 JMeterPlan.JMETER_VERSION, level.concurrency(), seconds, step.resolve(JMeterPlan.PLAN_FILE)));
-        raw.append(String.format(Locale.ROOT, "requests=%d errors=%d rps=%.1f driver_cpu_ms=%.0f (from JMeter's test start;"
-                        + " its JVM start and plan loading took %.0f ms more) after_window=%d%n", window.requests, window.errors,
+        raw.append(String.format(Locale.ROOT, "requests=%d errors=%d rps=%.1f driver_cpu_ms=%.0f (from JMeter's test start to"
+                        + " its end; its JVM start and plan loading took %.0f ms more) after_window=%d%n", window.requests, window.errors,
                 window.requests / (double) seconds, cpuMs, startupCpuMs, window.afterWindow));
         raw.append(String.format(Locale.ROOT, "latency ms (JMeter measures whole milliseconds): p50=%.3f p90=%.3f p99=%.3f"
                 + " p99.9=%.3f max=%.3f%n", l.p50(), l.p90(), l.p99(), l.p999(), l.max()));
