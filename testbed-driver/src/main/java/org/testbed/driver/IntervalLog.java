@@ -131,6 +131,36 @@ public final class IntervalLog {
     }
 
     /**
+     * Gathers a log one response at a time, for a driver that reads its responses back after the
+     * step with the second of the window each arrived in (JMeter's results file), rather than
+     * handing over whole seconds as testbed-nio's event loops do. Not thread-safe.
+     */
+    public static final class Collector {
+        private final Builder builder;
+        private final List<String> labels;
+
+        /** {@code labels}: the workload's operations, in its order. */
+        public Collector(List<String> labels) {
+            this.labels = List.copyOf(labels);
+            this.builder = new Builder(labels.size(), false); // closed models only (JMeter's): one latency
+        }
+
+        /** A response of operation {@code operation} (an index into the labels, or -1 for none) that arrived in second {@code second}. */
+        public void record(int second, int operation, long micros) {
+            Histogram[] set = builder.second(second);
+            set[0].recordValue(micros);
+            if (operation >= 0) {
+                set[operation + 1].recordValue(micros);
+            }
+        }
+
+        /** The log of a window of {@code seconds} from {@code startEpochMillis}, tagged with the operations {@code included}. */
+        public IntervalLog build(long startEpochMillis, double seconds, int intervals, int[] included) {
+            return builder.build(startEpochMillis, seconds, intervals, labels, included);
+        }
+    }
+
+    /**
      * Gathers the seconds the loops hand over ({@link IntervalRecorder}), from the coordinator's
      * thread only, and makes the log of the window once it has ended (once: it gives its histograms away).
      */

@@ -53,7 +53,9 @@ class NioHttpDriverMeasurementsTest {
         assertThat(r.seconds()).isEqualTo(2.5);
         assertThat(r.perSecond()).hasSize(3);
         assertThat(sum(r.perSecond())).isEqualTo(r.requests());
-        assertThat(r.requests()).isBetween(480L, 501L);
+        // The window counts every answer in it, so arrivals of the lead-in still in flight when it opens count
+        // too: a few at this rate, about ten when a busy machine holds the loop back 50 ms (200/s x 0.05 s).
+        assertThat(r.requests()).isBetween(480L, 511L);
         // Arrivals are on schedule; a response that comes late may count in the next window.
         assertThat(r.perSecond()[0]).isBetween(170L, 230L);
         assertThat(r.perSecond()[1]).isBetween(170L, 230L);
@@ -98,7 +100,8 @@ class NioHttpDriverMeasurementsTest {
         LoadResult r = driver(64).run(server.target(), plaintext(), Level.open(200), Duration.ofSeconds(20), 1,
                 completed -> true);
         assertThat(r.seconds()).isGreaterThanOrEqualTo(1.0).isLessThan(2.0);
-        assertThat(r.requests()).isBetween(190L, (long) (200 * r.seconds()) + 2);
+        // (plus the lead-in's arrivals still in flight when the window opened, as in the test above)
+        assertThat(r.requests()).isBetween(190L, (long) (200 * r.seconds()) + 11);
         int servedAtReturn = server.served.get();
         Thread.sleep(300);
         assertThat(server.served.get()).isEqualTo(servedAtReturn);

@@ -18,6 +18,8 @@ import org.testbed.driver.Target;
 import org.testbed.driver.WindowWatcher;
 import org.testbed.driver.WrkDriver;
 import org.testbed.runfolder.csv.OperationRecord;
+import org.testbed.jmeter.JMeterDriver;
+import org.testbed.jmeter.JMeterHome;
 import org.testbed.runner.step.Levels;
 import org.testbed.runner.step.LiveLine;
 import org.testbed.runner.step.Pinning;
@@ -27,6 +29,7 @@ import org.testbed.scenario.RequestSpec;
 import org.testbed.scenario.Workload;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 /**
  * One step against a server that is already running (loopback only), with a chosen driver: how
@@ -36,6 +39,9 @@ import picocli.CommandLine.Option;
         description = "Send one step of load to an already running server on 127.0.0.1 and print what the driver measured.")
 final class DriveCommand implements Callable<Integer> {
     private static final int PRELOAD_IN_FLIGHT = 16;
+
+    @ParentCommand
+    Main main;
 
     @Option(names = "--url", required = true, paramLabel = "URL",
             description = "e.g. http://127.0.0.1:8080, or https://... for a server started with --tls (loopback only)")
@@ -53,7 +59,7 @@ final class DriveCommand implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "10s", paramLabel = "TIME")
     String duration;
 
-    @Option(names = "--driver", defaultValue = NioHttpDriver.NAME, paramLabel = "NAME", description = "testbed-nio or wrk")
+    @Option(names = "--driver", defaultValue = NioHttpDriver.NAME, paramLabel = "NAME", description = "testbed-nio, wrk or jmeter")
     String driver;
 
     @Option(names = "--load-cpus", paramLabel = "LIST", description = "Pin the driver (taskset list)")
@@ -88,13 +94,23 @@ final class DriveCommand implements Callable<Integer> {
                 throw new IllegalStateException("--driver wrk: no wrk on PATH (install it, for example"
                         + " 'apt-get install wrk', or set WRK_BIN)");
             }
-        } else if (!driver.equals(NioHttpDriver.NAME)) {
+        } else if (!driver.equals(NioHttpDriver.NAME) && !driver.equals(JMeterDriver.NAME)) {
             throw new IllegalArgumentException("--driver " + driver + ": not a driver; use " + NioHttpDriver.NAME
-                    + " or " + WrkDriver.NAME);
+                    + ", " + WrkDriver.NAME + " or " + JMeterDriver.NAME);
         }
+        LoadDriver d = switch (driver) {
+            case WrkDriver.NAME -> new WrkDriver(wrk, Files.createTempDirectory("testbed-drive"), Levels.duration("10s"));
+            case JMeterDriver.NAME -> new JMeterDriver(
+                    JMeterHome.find(main != null ? main.root() : RepositoryRoot.resolve(null)).require(),
+                    Files.createTempDirectory("testbed-drive"), Levels.duration("10s"));
+            default -> new NioHttpDriver(Levels.duration("10s"), 4096, gzip);
+        };
         String runId = KeySpace.newRunId();
         Scenarios scenarios = new Scenarios(runId, 100, delayMs, 42L);
         Workload workload = scenarios.workload(scenario, "drive");
+        if (!d.supports(workload, level)) {
+            throw new IllegalArgumentException("--driver " + driver + " cannot drive " + scenario + " at " + level.label());
+        }
         List<RequestSpec> preload = scenarios.preload(workload);
         if (!preload.isEmpty()) {
             Preloader.Outcome preloaded = Preloader.run(url, preload, PRELOAD_IN_FLIGHT);
@@ -106,9 +122,6 @@ final class DriveCommand implements Callable<Integer> {
                 System.err.println("drive: preload: " + preloaded.describe());
             }
         }
-        LoadDriver d = driver.equals(WrkDriver.NAME)
-                ? new WrkDriver(wrk, Files.createTempDirectory("testbed-drive"), Levels.duration("10s"))
-                : new NioHttpDriver(Levels.duration("10s"), 4096, gzip);
         LiveLine live = LiveLine.of(System.out);
         if (!Levels.duration(warmup).isZero()) {
             run(d, target, scenarios.workload(scenario, "drive-warm"), level, Levels.duration(warmup), cpus,

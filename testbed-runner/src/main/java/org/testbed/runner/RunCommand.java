@@ -26,6 +26,8 @@ import org.testbed.driver.NioHttpDriver;
 import org.testbed.driver.Scenarios;
 import org.testbed.driver.Target;
 import org.testbed.driver.WrkDriver;
+import org.testbed.jmeter.JMeterDriver;
+import org.testbed.jmeter.JMeterHome;
 import org.testbed.runner.step.Levels;
 import org.testbed.runner.step.Pinning;
 import org.testbed.runner.step.Profile;
@@ -141,8 +143,9 @@ final class RunCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--driver", paramLabel = "NAME", defaultValue = "auto",
-            description = "auto (= testbed-nio), testbed-nio, or wrk (closed-model mix/plaintext/json/delay steps only;"
-                    + " other steps fall back to testbed-nio)")
+            description = "auto (= testbed-nio), testbed-nio, wrk (closed-model mix/plaintext/json/delay steps only) or"
+                    + " jmeter (Apache JMeter non-GUI on a plan generated from the scenario library; closed-model steps only);"
+                    + " other steps fall back to testbed-nio")
     String driver;
 
     @Option(names = "--tls",
@@ -282,8 +285,9 @@ final class RunCommand implements Callable<Integer> {
         List<Assertion> assertions = assertOptions.parse();
         RunAssertions.requireScenarios(assertions, plan.keySet());
         String d = driver.strip();
-        if (!d.equals("auto") && !d.equals(NioHttpDriver.NAME) && !d.equals(WrkDriver.NAME)) {
-            throw new IllegalArgumentException("--driver must be auto, " + NioHttpDriver.NAME + " or " + WrkDriver.NAME);
+        if (!d.equals("auto") && !d.equals(NioHttpDriver.NAME) && !d.equals(WrkDriver.NAME) && !d.equals(JMeterDriver.NAME)) {
+            throw new IllegalArgumentException("--driver must be auto, " + NioHttpDriver.NAME + ", " + WrkDriver.NAME + " or "
+                    + JMeterDriver.NAME);
         }
         if (java != null && !Files.isExecutable(java)) {
             throw new IllegalArgumentException("--java " + java + " is not an executable java launcher");
@@ -339,7 +343,15 @@ final class RunCommand implements Callable<Integer> {
             new ToolInstaller(System.err).ensureMemcached();
         }
         // The run measures the jars as they are on disk: build the missing or stale ones, in one Maven call.
-        StaleJars.in(repo).buildStale(selected.stream().map(v -> new ModuleJar(v.module(), v.jar())).toList());
+        List<ModuleJar> jars = new ArrayList<>(selected.stream().map(v -> new ModuleJar(v.module(), v.jar())).toList());
+        boolean builtJMeter = JMeterHome.find(repo).dir().equals(repo.resolve(JMeterHome.BUILT).toAbsolutePath().normalize());
+        if (d.equals(JMeterDriver.NAME) && builtJMeter) {
+            jars.add(new ModuleJar("testbed-jmeter", JMeterHome.MODULE_JAR)); // built together with the JMeter home
+        }
+        StaleJars.in(repo).buildStale(jars);
+        if (d.equals(JMeterDriver.NAME)) {
+            JMeterHome.find(repo).require(); // before any server starts: a clear error when JMeter cannot start
+        }
         Runner runner = new Runner(settings, System.out);
         int rows;
         try {

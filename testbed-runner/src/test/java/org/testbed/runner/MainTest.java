@@ -171,7 +171,7 @@ class MainTest {
                 "--driver", "nope")).isEqualTo(2);
         assertThat(err.toString().lines()).containsExactly(
                 err.toString().lines().findFirst().orElseThrow(),
-                "testbed: --driver nope: not a driver; use testbed-nio or wrk");
+                "testbed: --driver nope: not a driver; use testbed-nio, wrk or jmeter");
         assertThat(err.toString()).startsWith("testbed: nothing answers at http://127.0.0.1:" + port + ": ")
                 .contains("java.net.ConnectException");
     }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -34,13 +35,21 @@ final class RunnerJar {
 
     /** Runs the command within {@code limitSeconds} (else fails) and returns its exit status and output, whatever they are. */
     static Outcome call(long limitSeconds, String... args) throws IOException, InterruptedException {
+        return call(limitSeconds, Map.of(), args);
+    }
+
+    /** The same, with {@code environment} added to this JVM's environment. */
+    static Outcome call(long limitSeconds, Map<String, String> environment, String... args)
+            throws IOException, InterruptedException {
         assertThat(JAR).as("the runner jar (built in the package phase)").isRegularFile();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", JAR.toString()));
         command.addAll(Arrays.asList(args));
         Path log = Files.createTempFile("runner", ".log");
         try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().putAll(environment);
+            Process p = builder.start();
             if (!p.waitFor(limitSeconds, TimeUnit.SECONDS)) {
                 // Its memcached and servers first: killed by SIGKILL, the runner cannot stop them itself.
                 p.descendants().forEach(ProcessHandle::destroyForcibly);

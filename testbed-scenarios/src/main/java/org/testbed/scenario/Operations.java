@@ -21,7 +21,9 @@ import java.util.List;
  *
  * A label never holds a comma, a space or a line break: it is a tag of the interval log too.
  * {@link #indexOf} runs once per request, so it compares an enum or a few constant strings (the
- * names a journey's requests carry are these very constants) and allocates nothing.
+ * names a journey's requests carry are these very constants) and allocates nothing. Other drivers
+ * (JMeter's plans) label their requests by the same rule, so operations.csv reads the same whoever
+ * measured.
  */
 public final class Operations {
     /** The mix's methods in the order its weights are given in, {@code GET:POST:PUT:DELETE}. */

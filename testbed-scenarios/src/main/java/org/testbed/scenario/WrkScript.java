@@ -1,6 +1,5 @@
 package org.testbed.scenario;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -76,7 +75,7 @@ public final class WrkScript {
                 .append("end\n");
         for (int t = 0; t < threads; t++) {
             lua.append("lanes[").append(t + 1).append("] = {} -- thread ").append(t + 1).append('\n');
-            List<RequestSpec> cycle = cycle(w, t, requestsPerThread);
+            List<RequestSpec> cycle = LaneCycle.of(w, t, requestsPerThread);
             for (int from = 0; from < cycle.size(); from += CHUNK) {
                 lua.append("append(lanes[").append(t + 1).append("], (function() return {\n");
                 for (RequestSpec spec : cycle.subList(from, Math.min(cycle.size(), from + CHUNK))) {
@@ -145,23 +144,6 @@ public final class WrkScript {
      */
     static int deleteLag(int threads, int connections) {
         return Math.max(MIN_DELETE_LAG, 8 * ((connections + threads - 1) / threads));
-    }
-
-    /** The requests of thread {@code t}'s cycle: {@code n} from its lane, then deletes of what it still holds. */
-    static List<RequestSpec> cycle(Workload workload, int t, int n) {
-        RequestStream lane = workload.stream(t);
-        List<RequestSpec> cycle = new ArrayList<>(n + 16);
-        for (int i = 0; i < n; i++) {
-            RequestSpec spec = lane.next();
-            lane.completed(spec, true);
-            cycle.add(spec);
-        }
-        if (lane instanceof ReadHeavyMix.Lane mixLane) {
-            for (String id : mixLane.outstandingKeys()) {
-                cycle.add(Requests.delete(ReadHeavyMix.DELETE, id));
-            }
-        }
-        return cycle;
     }
 
     /** A Lua double-quoted string literal. */

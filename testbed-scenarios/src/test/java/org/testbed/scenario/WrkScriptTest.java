@@ -19,7 +19,7 @@ class WrkScriptTest {
         assertThat(lua).contains("function setup(thread)", "function init(args)", "function request()",
                 "function done(summary, latency, requests)", "wrk.format(", "testbed-wrk requests=");
         for (int thread = 0; thread < 2; thread++) {
-            for (RequestSpec spec : WrkScript.cycle(renderedVariant(mix, 2, 96), thread, 500)) {
+            for (RequestSpec spec : LaneCycle.of(renderedVariant(mix, 2, 96), thread, 500)) {
                 String entry = "{" + WrkScript.quote(spec.method().name()) + ", " + WrkScript.quote(spec.path())
                         + (spec.hasBody() ? ", " + WrkScript.quote(spec.bodyText()) : "") + "},";
                 assertThat(lua).contains(entry);
@@ -34,7 +34,7 @@ class WrkScriptTest {
     void eachThreadsCycleDeletesEveryKeyItCreatedLongAfterCreatingIt() {
         ReadHeavyMix mix = renderedVariant(new ReadHeavyMix(KEYS, Mix.READ_HEAVY, 100, 100, 42), 2, 96);
         for (int thread = 0; thread < 2; thread++) {
-            List<RequestSpec> cycle = WrkScript.cycle(mix, thread, 20_000);
+            List<RequestSpec> cycle = LaneCycle.of(mix, thread, 20_000);
             Map<String, Integer> live = new HashMap<>();
             for (int i = 0; i < cycle.size(); i++) {
                 RequestSpec spec = cycle.get(i);

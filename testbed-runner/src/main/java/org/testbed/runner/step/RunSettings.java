@@ -51,7 +51,7 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
      * @param warmupAtLeast the shortest warm-up, steady or not
      * @param repeat the forks: how many freshly started servers measure every step, each warmed up once
      * @param iterations how many samples each fork measures of every step, one after another
-     * @param driver {@code auto}, {@code testbed-nio} or {@code wrk}
+     * @param driver {@code auto}, {@code testbed-nio}, {@code wrk} or {@code jmeter}
      * @param delayMs the delay scenario's simulated I/O
      * @param payloadSize payload bytes of written items
      * @param maxConnections the open model's connection cap

@@ -29,6 +29,8 @@ import org.testbed.driver.SecondListener;
 import org.testbed.driver.Target;
 import org.testbed.driver.WindowWatcher;
 import org.testbed.driver.WrkDriver;
+import org.testbed.jmeter.JMeterDriver;
+import org.testbed.jmeter.JMeterHome;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.GcSampler;
 import org.testbed.runner.proc.ProcStatus;
@@ -215,18 +217,23 @@ final class StepMeasurement {
 
     private LoadDriver driverFor(Workload workload, Level level) {
         NioHttpDriver nio = new NioHttpDriver(settings.load().timeout(), settings.load().maxConnections(), settings.conditions().gzip());
-        // wrk's script cannot inflate gzip bodies (it checks none anyway): with --gzip every step is testbed-nio's.
-        if (settings.load().driver().equals(WrkDriver.NAME) && !settings.conditions().gzip()) {
-            Path wrk = WrkDriver.find();
-            if (wrk == null) {
-                throw new IllegalStateException("--driver wrk: wrk is not installed (apt-get install wrk)");
-            }
-            WrkDriver driver = new WrkDriver(wrk, settings.output().out().resolve("wrk"), settings.load().timeout());
-            if (driver.supports(workload, level)) {
-                return driver;
-            }
-            // wrk has no open model and cannot keep the journey's order: those steps use testbed-nio.
+        // Neither wrk's script nor the JMeter plan inflates gzip bodies: with --gzip every step is testbed-nio's.
+        if (settings.conditions().gzip()) {
+            return nio;
         }
-        return nio;
+        LoadDriver other = switch (settings.load().driver()) {
+            case WrkDriver.NAME -> {
+                Path wrk = WrkDriver.find();
+                if (wrk == null) {
+                    throw new IllegalStateException("--driver wrk: wrk is not installed (apt-get install wrk)");
+                }
+                yield new WrkDriver(wrk, settings.output().out().resolve("wrk"), settings.load().timeout());
+            }
+            case JMeterDriver.NAME -> new JMeterDriver(JMeterHome.find(settings.output().root()).require(),
+                    settings.output().out().resolve("jmeter"), settings.load().timeout());
+            default -> null;
+        };
+        // wrk and JMeter have no open model here, and wrk cannot keep the journey's order: those steps use testbed-nio.
+        return other != null && other.supports(workload, level) ? other : nio;
     }
 }

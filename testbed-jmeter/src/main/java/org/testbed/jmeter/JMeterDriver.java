@@ -1,0 +1,306 @@
+package org.testbed.jmeter;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.HdrHistogram.Histogram;
+import org.testbed.driver.Latency;
+import org.testbed.driver.Level;
+import org.testbed.driver.LoadDriver;
+import org.testbed.driver.LoadResult;
+import org.testbed.driver.LoadResult.ClientLatency;
+import org.testbed.driver.LoadResult.OperationFigures;
+import org.testbed.driver.LoadResult.Throughput;
+import org.testbed.driver.LoadResult.TransportCounts;
+import org.testbed.driver.Target;
+import org.testbed.driver.proc.ClockTicks;
+import org.testbed.driver.proc.ProcStat;
+import org.testbed.scenario.Operations;
+import org.testbed.scenario.Workload;
+
+/**
+ * Load on Apache JMeter's engine: the step's plan generated from the scenario library
+ * ({@link JMeterPlan}), run by real JMeter non-GUI ({@code java -jar bin/ApacheJMeter.jar -n -t
+ * plan.jmx -l results.jtl}) in a JVM of its own, from a {@link JMeterHome}; then JMeter's
+ * per-sample CSV results read back into HdrHistograms ({@link JtlWindow}).
+ *
+ * <p>Why a JVM of its own rather than JMeter's engine inside the runner: JMeter keeps its settings
+ * in process-wide statics, needs its home's property files, and brings a hundred jars; as a child
+ * process its CPU is measured exactly (the runner's {@code cutime}/{@code cstime}, as for wrk), it
+ * inherits the runner's pinning to the load CPUs, and the same home runs JMeter's remote engines
+ * ({@code jmeter-server}) when load comes from several machines, whose samples the controlling
+ * JMeter writes into the same results file, so that they merge exactly.
+ *
+ * <p>Closed model only: JMeter's open-model thread group starts a new thread per arrival, which
+ * cannot keep a lane's keys; open steps stay with testbed-nio. JMeter measures whole milliseconds,
+ * so sub-millisecond percentiles read 0 or 1 ms. The driver's CPU is counted from the moment JMeter
+ * says its test started to the moment it says it ended, at the rate it used it then, for the window's
+ * length: its JVM start and plan loading, and its closing, reported in the raw file, are left out.
+ */
+public final class JMeterDriver implements LoadDriver {
+    public static final String NAME = "jmeter";
+    /** The heap and collector JMeter's own launch script gives it. */
+    static final List<String> JVM_OPTIONS = List.of("-Xms1g", "-Xmx1g", "-XX:MaxMetaspaceSize=256m", "-XX:+UseG1GC",
+            "-XX:MaxGCPauseMillis=100", "-XX:G1ReservePercent=20", "-Djava.awt.headless=true");
+    /** What JMeter prints once its plan is loaded and its threads start. */
+    static final String STARTED = "Starting standalone test";
+    /** What JMeter prints once its threads have ended, before it closes its results and exits. */
+    static final String ENDED = "Tidying up";
+    /**
+     * The settings every step's JMeter runs with, on top of its home's jmeter.properties: the CSV
+     * fields {@link JtlReader} reads, the start time as the sample's time stamp, connections kept
+     * across a thread's loops, and no UDP shutdown port (parallel runs would contend for 4445).
+     */
+    static final List<String> PROPERTIES = List.of(
+            "jmeter.save.saveservice.output_format=csv",
+            "jmeter.save.saveservice.print_field_names=true",
+            "jmeter.save.saveservice.timestamp_format=ms",
+            "sampleresult.timestamp.start=true",
+            "jmeter.save.saveservice.time=true",
+            "jmeter.save.saveservice.label=true",
+            "jmeter.save.saveservice.response_code=true",
+            "jmeter.save.saveservice.successful=true",
+            "jmeter.save.saveservice.assertion_results_failure_message=true",
+            "jmeter.save.saveservice.response_message=false",
+            "jmeter.save.saveservice.thread_name=false",
+            "jmeter.save.saveservice.data_type=false",
+            "jmeter.save.saveservice.bytes=false",
+            "jmeter.save.saveservice.sent_bytes=false",
+            "jmeter.save.saveservice.url=false",
+            "jmeter.save.saveservice.latency=false",
+            "jmeter.save.saveservice.connect_time=false",
+            "jmeter.save.saveservice.idle_time=false",
+            "jmeter.save.saveservice.thread_counts=false",
+            "jmeter.save.saveservice.sample_count=false",
+            "jmeter.save.saveservice.encoding=false",
+            "jmeter.save.saveservice.subresults=false",
+            "httpclient.reset_state_on_thread_group_iteration=false",
+            "jmeterengine.nongui.port=0");
+    /** The epoch milliseconds JMeter prints in parentheses after its start and end lines. */
+    private static final Pattern EPOCH = Pattern.compile("\\((\\d{12,})\\)");
+    /** How long JMeter may take beyond its scheduled seconds (JVM start, plan loading, the last samples, shutdown). */
+    private static final long GRACE_SECONDS = 120;
+
+    private final JMeterHome home;
+    private final Path workDir;
+    private final Duration requestTimeout;
+
+    /** {@code workDir}: where each step's plan, JMeter log and (while it is read) results go. */
+    public JMeterDriver(JMeterHome home, Path workDir, Duration requestTimeout) {
+        this.home = home;
+        this.workDir = workDir;
+        this.requestTimeout = requestTimeout;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean supports(Workload workload, Level level) {
+        return !level.isOpen();
+    }
+
+    @Override
+    public LoadResult run(Target target, Workload workload, Level level, Duration duration, int loadCpus)
+            throws IOException, InterruptedException {
+        if (!supports(workload, level)) {
+            throw new IllegalArgumentException("JMeter runs closed-model steps only, not " + level.label());
+        }
+        home.require();
+        long seconds = Math.max(1, (duration.toMillis() + 999) / 1000);
+        Files.createDirectories(workDir);
+        Path step = Files.createTempDirectory(workDir, workload.name() + "-c" + level.concurrency() + "-");
+        Path plan = JMeterPlan.write(step, workload,
+                JMeterPlan.Settings.closed(target, level.concurrency(), seconds, requestTimeout));
+        Path properties = step.resolve("step.properties");
+        Files.write(properties, PROPERTIES, StandardCharsets.UTF_8);
+        Path results = step.resolve("results.jtl");
+        Path log = step.resolve("jmeter.log");
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(JVM_OPTIONS);
+        command.addAll(List.of("-jar", home.launcher().toString(), "-n", "-t", plan.toString(), "-l", results.toString(),
+                "-j", log.toString(), "-q", properties.toString()));
+        try {
+            return measure(command, step, results, log, workload, level, seconds);
+        } finally {
+            // The lanes and the results are tens of MB a step: read, they go; the plan and JMeter's log stay.
+            deleteRecursively(step.resolve(JMeterPlan.LANES_DIR));
+            Files.deleteIfExists(results);
+        }
+    }
+
+    private LoadResult measure(List<String> command, Path step, Path results, Path log, Workload workload, Level level,
+                               long seconds) throws IOException, InterruptedException {
+        ProcStat before = ProcStat.self();
+        Process jmeter;
+        try {
+            jmeter = new ProcessBuilder(command).directory(step.toFile()).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw new IOException("JMeter cannot start: " + String.join(" ", command) + ": " + e.getMessage(), e);
+        }
+        AtomicReference<Moment> atStart = new AtomicReference<>();
+        AtomicReference<Moment> atEnd = new AtomicReference<>();
+        StringBuilder output = new StringBuilder();
+        Thread reader = new Thread(() -> readOutput(jmeter, output, atStart, atEnd), "jmeter-output");
+        reader.setDaemon(true);
+        reader.start();
+        if (!jmeter.waitFor(seconds + GRACE_SECONDS, TimeUnit.SECONDS)) {
+            jmeter.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new IOException("JMeter did not finish within " + (seconds + GRACE_SECONDS) + " s: "
+                    + String.join(" ", command) + "\n" + output + logTail(log));
+        }
+        reader.join(10_000);
+        ProcStat after = ProcStat.self();
+        String text;
+        synchronized (output) {
+            text = output.toString();
+        }
+        if (jmeter.exitValue() != 0 || atStart.get() == null || !Files.isRegularFile(results)) {
+            throw new IOException("JMeter failed (exit " + jmeter.exitValue() + (atStart.get() == null ? ", its test never started"
+                    : "") + "): " + String.join(" ", command) + "\n" + text + logTail(log));
+        }
+        double totalCpuMs = ClockTicks.toMillis(after.minus(before).childTicks());
+        double startupCpuMs = ClockTicks.toMillis(atStart.get().cpu().ticks());
+        long[] firstStart = {Long.MAX_VALUE};
+        JtlReader.read(results, s -> firstStart[0] = Math.min(firstStart[0], s.startMillis()));
+        if (firstStart[0] == Long.MAX_VALUE) {
+            throw new IOException("JMeter sent no request: " + String.join(" ", command) + "\n" + text + logTail(log));
+        }
+        JtlWindow window = new JtlWindow(Operations.of(workload).labels(), firstStart[0], seconds);
+        JtlReader.read(results, window::add);
+        // JMeter's CPU from its test start to its test end (else to its exit), at the rate it used it
+        // over its test, for the window: its test runs a little longer than the window (its threads
+        // start before the first sample and finish their last one after the scheduler's end).
+        Moment end = atEnd.get();
+        double testCpuMs = Math.max(0, (end != null ? ClockTicks.toMillis(end.cpu().ticks()) : totalCpuMs) - startupCpuMs);
+        long testMillis = end != null && atStart.get().epochMillis() > 0 && end.epochMillis() > atStart.get().epochMillis()
+                ? end.epochMillis() - atStart.get().epochMillis() : 0;
+        double cpuMs = testMillis > seconds * 1000 ? testCpuMs * seconds * 1000 / testMillis : testCpuMs;
+        List<OperationFigures> operations = window.operations(seconds);
+        Latency latency = Latency.ofMicros(window.latency);
+        String raw = "$ " + String.join(" ", command) + "\n" + text + "\n"
+                + report(level, seconds, window, latency, operations, cpuMs, startupCpuMs, step)
+                + String.format(Locale.ROOT, "JMeter's CPU over its test (%d ms from its start line to its end line):"
+                        + " %.0f ms; over its whole life: %.0f ms%n", testMillis, testCpuMs, totalCpuMs);
+        return new LoadResult(NAME, new Throughput(window.requests, window.errors, seconds, window.perSecond()),
+                ClientLatency.closedModel(latency), cpuMs, level.concurrency(), TransportCounts.NONE, raw, operations,
+                window.intervals(seconds));
+    }
+
+    /** Copies JMeter's output; reads its CPU time the moments it says its test started and ended. */
+    private static void readOutput(Process jmeter, StringBuilder output, AtomicReference<Moment> atStart,
+                                   AtomicReference<Moment> atEnd) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(jmeter.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                if (atStart.get() == null && line.contains(STARTED)) {
+                    try {
+                        atStart.set(new Moment(ProcStat.read(jmeter.pid()), epochMillis(line)));
+                    } catch (IOException | RuntimeException gone) {
+                        atStart.set(new Moment(new ProcStat(0, 0, 0, 0, 0), 0)); // exited already: all its CPU counts
+                    }
+                } else if (atStart.get() != null && atEnd.get() == null && line.contains(ENDED)) {
+                    try {
+                        atEnd.set(new Moment(ProcStat.read(jmeter.pid()), epochMillis(line)));
+                    } catch (IOException | RuntimeException gone) {
+                        // exited already: its CPU up to its exit counts
+                    }
+                }
+                synchronized (output) {
+                    output.append(line).append('\n');
+                }
+            }
+        } catch (IOException e) {
+            synchronized (output) {
+                output.append("(JMeter's output could not be read: ").append(e.getMessage()).append(")\n");
+            }
+        }
+    }
+
+    /** JMeter's CPU time when it printed a line, and the time the line names (0 when it names none). */
+    private record Moment(ProcStat cpu, long epochMillis) {
+    }
+
+    private static long epochMillis(String line) {
+        Matcher m = EPOCH.matcher(line);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
+    private static String report(Level level, long seconds, JtlWindow window, Latency l, List<OperationFigures> operations,
+                                 double cpuMs, double startupCpuMs, Path step) {
+        StringBuilder raw = new StringBuilder();
+        raw.append(String.format(Locale.ROOT, "driver %s (Apache JMeter %s non-GUI, HttpClient4 with keep-alive), closed model"
+                        + " with %d threads (one connection each), window %d s from the first sample; plan %s%n", NAME,
+                JMeterPlan.JMETER_VERSION, level.concurrency(), seconds, step.resolve(JMeterPlan.PLAN_FILE)));
+        raw.append(String.format(Locale.ROOT, "requests=%d errors=%d rps=%.1f driver_cpu_ms=%.0f (from JMeter's test start to"
+                        + " its end; its JVM start and plan loading took %.0f ms more) after_window=%d%n", window.requests, window.errors,
+                window.requests / (double) seconds, cpuMs, startupCpuMs, window.afterWindow));
+        raw.append(String.format(Locale.ROOT, "latency ms (JMeter measures whole milliseconds): p50=%.3f p90=%.3f p99=%.3f"
+                + " p99.9=%.3f max=%.3f%n", l.p50(), l.p90(), l.p99(), l.p999(), l.max()));
+        for (OperationFigures o : operations) {
+            Latency ol = o.latency();
+            raw.append(String.format(Locale.ROOT, "operation %s: requests=%d errors=%d rps=%.1f latency ms: p50=%.3f p90=%.3f"
+                            + " p99=%.3f p99.9=%.3f max=%.3f%n", o.name(), o.requests(), o.errors(), o.rps(), ol.p50(),
+                    ol.p90(), ol.p99(), ol.p999(), ol.max()));
+        }
+        if (window.unlabelled > 0) {
+            raw.append("samples of no operation of the workload: ").append(window.unlabelled).append('\n');
+        }
+        raw.append("requests per second of the window:");
+        for (long count : window.perSecond()) {
+            raw.append(' ').append(count);
+        }
+        raw.append('\n');
+        window.failures().forEach((reason, count) -> raw.append("failure x").append(count).append(": ").append(reason).append('\n'));
+        raw.append("\nHdrHistogram percentile distribution (values in microseconds):\n");
+        raw.append(distribution(window.latency));
+        return raw.toString();
+    }
+
+    private static String distribution(Histogram micros) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        micros.outputPercentileDistribution(new PrintStream(out, true, StandardCharsets.UTF_8), 5, 1.0);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static String logTail(Path log) {
+        try {
+            if (!Files.isRegularFile(log)) {
+                return "";
+            }
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return "\nthe end of " + log + ":\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "\n(" + log + " could not be read: " + e.getMessage() + ")";
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package org.testbed.jmeter;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.testbed.driver.Target;
+import org.testbed.scenario.Check;
+import org.testbed.scenario.LaneCycle;
+import org.testbed.scenario.Operations;
+import org.testbed.scenario.RequestSpec;
+import org.testbed.scenario.Workload;
+
+/**
+ * Writes a JMeter test plan for one step from the scenario library, never by hand: {@code plan.jmx}
+ * and one data file per user, {@code lanes/lane-N.tsv}, holding that user's requests as the
+ * testbed-nio driver's lane N-1 would send them (same seeds, keys, payloads, mix), computed ahead as
+ * a {@link LaneCycle} the user replays for as long as the step lasts.
+ *
+ * <p>The plan: a thread group of {@code users} threads started at once, each looping until the
+ * step's seconds are over (the closed model); each loop reads the next row of the thread's own file
+ * (a CSV Data Set shared by the thread only, so lanes never mix) and a Switch Controller runs the
+ * sampler named by the row's operation. There is one HTTP sampler per operation, named as
+ * operations.csv names it (the mix's {@code GET}, {@code POST}, {@code PUT}, {@code DELETE}), on
+ * JMeter's HttpClient4 implementation with keep-alive: each thread keeps one connection open, as a
+ * testbed-nio user does. Under each sampler, the scenario library's checks as JMeter assertions: the
+ * expected status (which decides alone whether the status is fine, so that an expected 404 passes),
+ * headers, the exact item a write returns, JSON fields; and the ETag capture and {@code If-Match}
+ * of the CRUD journey.
+ *
+ * <p>A row is {@code operation TAB path TAB body TAB expected}, with {@code -} for a column the
+ * operation does not use: every field is printable ASCII without a tab (the library's bodies are).
+ */
+public final class JMeterPlan {
+    /** The JMeter the plan is written for (the version recorded in the .jmx). */
+    public static final String JMETER_VERSION = "5.6.3";
+    public static final String PLAN_FILE = "plan.jmx";
+    public static final String LANES_DIR = "lanes";
+    /** The variables a row sets, in column order. */
+    static final List<String> COLUMNS = List.of("operation", "path", "body", "expected");
+    private static final String UNUSED = "-";
+    /** Most rows written for one step: bounds the files (about 100 B a row) at any number of users. */
+    private static final int MAX_ROWS = 200_000;
+
+    private JMeterPlan() {
+    }
+
+    /**
+     * What a plan is written for.
+     *
+     * @param target where the load goes
+     * @param users threads of the closed model, one lane and one connection each
+     * @param seconds how long the threads loop (JMeter's scheduler counts whole seconds)
+     * @param requestTimeout connect and response timeout of every request
+     * @param requestsPerLane rows of each lane's cycle before it repeats
+     */
+    public record Settings(Target target, int users, long seconds, Duration requestTimeout, int requestsPerLane) {
+        public Settings {
+            if (users < 1) {
+                throw new IllegalArgumentException("a JMeter plan needs at least 1 user, not " + users);
+            }
+            if (seconds < 1) {
+                throw new IllegalArgumentException("a JMeter plan runs at least 1 s, not " + seconds);
+            }
+            if (requestsPerLane < 1) {
+                throw new IllegalArgumentException("a lane needs at least 1 request, not " + requestsPerLane);
+            }
+        }
+
+        /** {@code users} users for {@code seconds}, each lane's cycle as long as the files' bound allows (200..2000 rows). */
+        public static Settings closed(Target target, int users, long seconds, Duration requestTimeout) {
+            return new Settings(target, users, seconds, requestTimeout,
+                    Math.max(200, Math.min(2000, MAX_ROWS / Math.max(1, users))));
+        }
+    }
+
+    /** Writes {@code dir/plan.jmx} and {@code dir/lanes/} for {@code workload}; returns the plan. */
+    public static Path write(Path dir, Workload workload, Settings settings) throws IOException {
+        Operations operations = Operations.of(workload);
+        Path lanes = dir.resolve(LANES_DIR);
+        Files.createDirectories(lanes);
+        Map<String, OperationSampler> samplers = new LinkedHashMap<>();
+        for (int lane = 0; lane < settings.users(); lane++) {
+            List<RequestSpec> cycle = LaneCycle.of(workload, lane, settings.requestsPerLane());
+            try (BufferedWriter out = Files.newBufferedWriter(lanes.resolve(laneFile(lane + 1)), StandardCharsets.US_ASCII)) {
+                for (RequestSpec spec : cycle) {
+                    String label = label(operations, spec);
+                    OperationSampler sampler = OperationSampler.of(label, spec);
+                    OperationSampler seen = samplers.putIfAbsent(label, sampler);
+                    if (seen != null && !seen.equals(sampler)) {
+                        throw new IllegalStateException("the requests of operation " + label + " differ in method, status or"
+                                + " checks (" + seen + " and " + sampler + "): one JMeter sampler cannot send both");
+                    }
+                    out.write(row(label, spec, sampler));
+                }
+            }
+        }
+        // Samplers in the workload's order of operations, as operations.csv lists them.
+        List<OperationSampler> ordered = operations.labels().stream().filter(samplers::containsKey).map(samplers::get).toList();
+        Path plan = dir.resolve(PLAN_FILE);
+        Files.writeString(plan, PlanXml.render(workload.name(), settings, lanes.toAbsolutePath(), ordered), StandardCharsets.UTF_8);
+        return plan;
+    }
+
+    /** The data file of JMeter thread {@code threadNum} (1-based, as {@code __threadNum} counts). */
+    static String laneFile(int threadNum) {
+        return "lane-" + threadNum + ".tsv";
+    }
+
+    private static String label(Operations operations, RequestSpec spec) {
+        int index = operations.indexOf(spec);
+        if (index < 0) {
+            throw new IllegalStateException("no operation for the request " + spec);
+        }
+        return operations.labels().get(index);
+    }
+
+    private static String row(String label, RequestSpec spec, OperationSampler sampler) {
+        String expected = UNUSED;
+        if (sampler.checksRowItem()) {
+            Check.ItemIs item = spec.checks().stream().filter(Check.ItemIs.class::isInstance).map(Check.ItemIs.class::cast)
+                    .findFirst().orElseThrow();
+            expected = new String(item.encoded(), StandardCharsets.UTF_8);
+        }
+        String body = spec.hasBody() ? spec.bodyText() : UNUSED;
+        return field(label) + '\t' + field(spec.path()) + '\t' + field(body) + '\t' + field(expected) + '\n';
+    }
+
+    private static String field(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                throw new IllegalArgumentException("a lane file field must be printable ASCII without tabs: " + value);
+            }
+        }
+        return value;
+    }
+}

@@ -1,0 +1,125 @@
+package org.testbed.jmeter;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.HdrHistogram.Histogram;
+import org.testbed.driver.IntervalLog;
+import org.testbed.driver.Latency;
+import org.testbed.driver.LoadResult.OperationFigures;
+
+/**
+ * A step's figures from JMeter's samples, counted the way testbed-nio counts its responses: those
+ * that end inside the window {@code [start, start + seconds)}, each latency recorded in an
+ * HdrHistogram (microseconds, 3 significant digits) for the step and for its operation, so that
+ * every percentile is read from all the samples, never averaged, and second by second for the
+ * interval log. Samples ending after the window
+ * (in flight when JMeter's scheduler stopped) are counted apart and left out.
+ */
+final class JtlWindow {
+    private static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(1);
+    /** Distinct failure reasons kept for the raw file; the rest count under one line. */
+    private static final int MAX_REASONS = 20;
+
+    private final long startMillis;
+    private final long endMillis;
+    private final List<String> labels;
+    final Histogram latency = new Histogram(HIGHEST_MICROS, 3);
+    private final Histogram[] operationLatency;
+    private final long[] operationRequests;
+    private final long[] operationErrors;
+    private final long[] perSecond;
+    private final Map<String, Long> failures = new LinkedHashMap<>();
+    private final IntervalLog.Collector intervals;
+    long requests;
+    long errors;
+    long afterWindow;
+    long unlabelled;
+
+    /** {@code labels}: the workload's operations, in its order. */
+    JtlWindow(List<String> labels, long startMillis, long seconds) {
+        this.labels = List.copyOf(labels);
+        this.startMillis = startMillis;
+        this.endMillis = startMillis + TimeUnit.SECONDS.toMillis(seconds);
+        this.operationLatency = new Histogram[labels.size()];
+        for (int i = 0; i < operationLatency.length; i++) {
+            operationLatency[i] = new Histogram(HIGHEST_MICROS, 3);
+        }
+        this.operationRequests = new long[labels.size()];
+        this.operationErrors = new long[labels.size()];
+        this.perSecond = new long[(int) seconds];
+        this.intervals = new IntervalLog.Collector(labels);
+    }
+
+    void add(JtlReader.Sample s) {
+        long end = s.endMillis();
+        if (end >= endMillis) {
+            afterWindow++;
+            return;
+        }
+        long micros = Math.min(HIGHEST_MICROS, TimeUnit.MILLISECONDS.toMicros(Math.max(0, s.elapsedMillis())));
+        requests++;
+        latency.recordValue(micros);
+        int second = (int) Math.max(0, Math.min(perSecond.length - 1, (end - startMillis) / 1000));
+        perSecond[second]++;
+        int op = labels.indexOf(s.label());
+        intervals.record(second, op, micros);
+        if (op >= 0) {
+            operationRequests[op]++;
+            operationLatency[op].recordValue(micros);
+        } else {
+            unlabelled++;
+        }
+        if (!s.success()) {
+            errors++;
+            if (op >= 0) {
+                operationErrors[op]++;
+            }
+            String reason = s.label() + ": " + reason(s);
+            if (failures.containsKey(reason) || failures.size() < MAX_REASONS) {
+                failures.merge(reason, 1L, Long::sum);
+            } else {
+                failures.merge("(other reasons)", 1L, Long::sum);
+            }
+        }
+    }
+
+    long[] perSecond() {
+        return perSecond.clone();
+    }
+
+    Map<String, Long> failures() {
+        return failures;
+    }
+
+    /** The operations the window saw, in the workload's order. */
+    List<OperationFigures> operations(double seconds) {
+        List<OperationFigures> figures = new ArrayList<>();
+        for (int i = 0; i < labels.size(); i++) {
+            if (operationRequests[i] > 0) {
+                figures.add(new OperationFigures(labels.get(i), operationRequests[i], operationErrors[i],
+                        operationRequests[i] / seconds, Latency.ofMicros(operationLatency[i])));
+            }
+        }
+        return figures;
+    }
+
+    /** The latencies second by second, in all and per operation seen, as testbed-nio's interval logs hold them. */
+    IntervalLog intervals(double seconds) {
+        int[] seen = IntStream.range(0, labels.size()).filter(i -> operationRequests[i] > 0).toArray();
+        return intervals.build(startMillis, seconds, perSecond.length, seen);
+    }
+
+    /** The first line of JMeter's message, or the status when it gave none. */
+    private static String reason(JtlReader.Sample s) {
+        String message = s.failureMessage().strip();
+        if (message.isEmpty()) {
+            return "status " + s.responseCode();
+        }
+        int newline = message.indexOf('\n');
+        return (newline < 0 ? message : message.substring(0, newline)).strip();
+    }
+}

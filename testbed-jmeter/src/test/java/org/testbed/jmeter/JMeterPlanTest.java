@@ -1,0 +1,174 @@
+package org.testbed.jmeter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.jmeter.assertions.ResponseAssertion;
+import org.apache.jmeter.config.CSVDataSet;
+import org.apache.jmeter.control.SwitchController;
+import org.apache.jmeter.extractor.RegexExtractor;
+import org.apache.jmeter.protocol.http.control.Header;
+import org.apache.jmeter.protocol.http.control.HeaderManager;
+import org.apache.jmeter.protocol.http.sampler.HTTPSamplerProxy;
+import org.apache.jmeter.save.SaveService;
+import org.apache.jmeter.testelement.TestElement;
+import org.apache.jmeter.threads.ThreadGroup;
+import org.apache.jmeter.util.JMeterUtils;
+import org.apache.jorphan.collections.HashTree;
+import org.apache.jorphan.collections.SearchByClass;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testbed.driver.Target;
+import org.testbed.scenario.CrudJourney;
+import org.testbed.scenario.KeySpace;
+import org.testbed.scenario.Mix;
+import org.testbed.scenario.Workload;
+
+/** The generated plans, loaded by JMeter's own SaveService (as JMeter loads a .jmx), and their lane files. */
+class JMeterPlanTest {
+    private static final Target TARGET = Target.of(java.net.URI.create("http://127.0.0.1:18080"));
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void jmeterHome() {
+        // The home this module's build lays out (process-resources) before the tests run.
+        Path home = Path.of("target", "jmeter").toAbsolutePath();
+        JMeterUtils.setJMeterHome(home.toString());
+        JMeterUtils.loadJMeterProperties(home.resolve("bin/jmeter.properties").toString());
+        JMeterUtils.initLocale();
+    }
+
+    @Test
+    void mixPlanHasOneKeepAliveSamplerPerOperationUnderAClosedModel() throws Exception {
+        Path plan = JMeterPlan.write(dir, mix(), new JMeterPlan.Settings(TARGET, 4, 7, Duration.ofSeconds(3), 2000));
+        HashTree tree = SaveService.loadTree(plan.toFile());
+
+        ThreadGroup group = only(tree, ThreadGroup.class);
+        assertThat(group.getNumThreads()).isEqualTo(4);
+        assertThat(group.getScheduler()).isTrue();
+        assertThat(group.getDuration()).isEqualTo(7);
+        assertThat(group.getRampUp()).isZero();
+
+        CSVDataSet lane = only(tree, CSVDataSet.class);
+        assertThat(lane.getPropertyAsString("filename")).endsWith("lanes/lane-${__threadNum}.tsv");
+        assertThat(lane.getPropertyAsString("shareMode")).isEqualTo("shareMode.thread");
+        assertThat(lane.getPropertyAsString("variableNames")).isEqualTo("operation,path,body,expected");
+        assertThat(only(tree, SwitchController.class).getPropertyAsString("SwitchController.value")).isEqualTo("${operation}");
+
+        List<HTTPSamplerProxy> samplers = all(tree, HTTPSamplerProxy.class);
+        assertThat(samplers).extracting(TestElement::getName).containsExactly("GET", "POST", "PUT", "DELETE");
+        for (HTTPSamplerProxy s : samplers) {
+            assertThat(s.getMethod()).isEqualTo(s.getName());
+            assertThat(s.getDomain()).isEqualTo("127.0.0.1");
+            assertThat(s.getPort()).isEqualTo(18080);
+            assertThat(s.getPath()).isEqualTo("${path}");
+            assertThat(s.getImplementation()).isEqualTo("HttpClient4");
+            assertThat(s.getUseKeepAlive()).isTrue();
+            assertThat(s.getConnectTimeout()).isEqualTo(3000);
+            assertThat(s.getResponseTimeout()).isEqualTo(3000);
+            assertThat(s.getPostBodyRaw()).isEqualTo(s.getName().equals("POST") || s.getName().equals("PUT"));
+        }
+        // Status assertions decide alone; writes check the exact item from the row; everything but DELETE the ETag.
+        List<ResponseAssertion> assertions = all(tree, ResponseAssertion.class);
+        assertThat(assertions).extracting(TestElement::getName).containsExactly(
+                "status 200", "ETag header",
+                "status 200", "ETag header", "body is the item written",
+                "status 201", "ETag header", "body is the item written",
+                "status 204");
+        assertThat(assertions.get(0).getTestStrings().get(0).getStringValue()).isEqualTo("200");
+        assertThat(assertions.get(4).getTestStrings().get(0).getStringValue()).isEqualTo("${expected}");
+        assertThat(all(tree, HeaderManager.class)).hasSize(2)
+                .allSatisfy(h -> assertThat(h.getFirstHeaderNamed("Content-Type").getValue()).isEqualTo("application/json"));
+        assertThat(all(tree, RegexExtractor.class)).isEmpty();
+    }
+
+    @Test
+    void lanesReplayTheMixInItsProportionsOnKeysThatNeverCollide() throws Exception {
+        JMeterPlan.write(dir, mix(), new JMeterPlan.Settings(TARGET, 4, 5, Duration.ofSeconds(3), 2000));
+        Map<String, Integer> counts = new HashMap<>();
+        List<String> churnKeysByLane = new ArrayList<>();
+        int rows = 0;
+        for (int thread = 1; thread <= 4; thread++) {
+            List<String> lines = Files.readAllLines(dir.resolve("lanes").resolve(JMeterPlan.laneFile(thread)));
+            assertThat(lines.size()).isBetween(2000, 2000 + 8);
+            for (String line : lines) {
+                String[] f = line.split("\t", -1);
+                assertThat(f).hasSize(4);
+                counts.merge(f[0], 1, Integer::sum);
+                rows++;
+                assertThat(f[1]).startsWith("/testbed/items/");
+                String id = f[1].substring("/testbed/items/".length());
+                if (f[0].equals("PUT")) {
+                    assertThat(id).as("a lane's churn keys are its own").startsWith("run.jm." + (thread - 1) + ".c");
+                    churnKeysByLane.add(id);
+                    assertThat(f[2]).startsWith("{\"name\":\"churn-" + (thread - 1) + "\",\"payload\":\"");
+                    // The row's item, as the server returns it: the body's fields with the id first.
+                    assertThat(f[3]).isEqualTo("{\"id\":\"" + id + "\"," + f[2].substring(1));
+                    assertThat(f[2]).hasSize("{\"name\":\"churn-0\",\"payload\":\"\"}".length() + 100);
+                } else if (f[0].equals("GET")) {
+                    assertThat(id).startsWith("pre.100.");
+                    assertThat(f[2]).isEqualTo("-");
+                    assertThat(f[3]).isEqualTo("-");
+                }
+            }
+        }
+        assertThat(churnKeysByLane).doesNotHaveDuplicates();
+        assertThat(counts.get("GET") / (double) rows).isCloseTo(0.80, within(0.02));
+        assertThat(counts.get("POST") / (double) rows).isCloseTo(0.10, within(0.02));
+        assertThat(counts.get("PUT") / (double) rows).isCloseTo(0.05, within(0.01));
+        assertThat(counts.get("DELETE") / (double) rows).isCloseTo(0.05, within(0.01));
+        // Repeatable: each lane deletes every churn key it creates before its cycle starts over.
+        assertThat(counts.get("DELETE")).isEqualTo(counts.get("PUT"));
+    }
+
+    @Test
+    void journeyPlanCapturesTheETagAndSendsItAsIfMatch() throws Exception {
+        Workload journey = new CrudJourney(new KeySpace("run", "jm"), 100, 42L);
+        Path plan = JMeterPlan.write(dir, journey, new JMeterPlan.Settings(TARGET, 2, 5, Duration.ofSeconds(3), 100));
+        HashTree tree = SaveService.loadTree(plan.toFile());
+        assertThat(all(tree, HTTPSamplerProxy.class)).extracting(TestElement::getName).containsExactlyElementsOf(CrudJourney.STEPS);
+        // Both reads capture the ETag (Requests.read), as testbed-nio keeps the last one seen.
+        assertThat(all(tree, RegexExtractor.class)).hasSize(2).allSatisfy(etag -> {
+            assertThat(etag.getRefName()).isEqualTo("etag");
+            assertThat(etag.useHeaders()).isTrue();
+        });
+        assertThat(all(tree, HeaderManager.class).stream().map(h -> h.getFirstHeaderNamed("If-Match"))
+                .filter(Objects::nonNull).map(Header::getValue)).containsExactly("${etag}");
+        assertThat(all(tree, ResponseAssertion.class)).extracting(TestElement::getName).contains("status 404");
+        // Whole journeys only, so that a cycle starting over never creates a key it still holds.
+        assertThat(Files.readAllLines(dir.resolve("lanes").resolve(JMeterPlan.laneFile(1)))).hasSize(102);
+    }
+
+    @Test
+    void refusesAPlanWithoutUsers() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new JMeterPlan.Settings(TARGET, 0, 5, Duration.ofSeconds(1), 10))
+                .hasMessageContaining("at least 1 user");
+    }
+
+    private static Workload mix() {
+        return Workload.of("mix", new Workload.Settings(new KeySpace("run", "jm"), 42L, 100, 1000, Mix.READ_HEAVY, 150));
+    }
+
+    private static <T> T only(HashTree tree, Class<T> type) {
+        List<T> found = all(tree, type);
+        assertThat(found).as(type.getSimpleName() + " elements").hasSize(1);
+        return found.get(0);
+    }
+
+    private static <T> List<T> all(HashTree tree, Class<T> type) {
+        SearchByClass<T> search = new SearchByClass<>(type);
+        tree.traverse(search);
+        return new ArrayList<>(search.getSearchResults());
+    }
+}

@@ -1,0 +1,85 @@
+package org.testbed.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.csv.OperationRecord;
+import org.testbed.runfolder.csv.OperationsCsv;
+import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.variant.VariantManifest;
+
+/**
+ * {@code ./testbed run --driver jmeter} end to end: the packaged runner starts the vertx variant
+ * from its jar against a real memcached and drives the mix with real JMeter (non-GUI, from the
+ * JMeter home testbed-jmeter's build lays out) on a plan generated from the scenario library; an
+ * open-model level in the same run falls back to testbed-nio. Then the rows, the operations and
+ * their errors, and the clear error when JMeter cannot start.
+ */
+class JMeterRunIT {
+
+    @Test
+    void aRunOnJMeterFillsTheRowsAndOperationsOfItsSteps() throws Exception {
+        Path root = RunnerJar.ROOT;
+        assertThat(VariantManifest.load(root.resolve(VariantManifest.FILE_NAME)).find("vertx").jarIn(root))
+                .as("the vertx jar, packaged before this test").isRegularFile();
+        Path run = Path.of("target", "jmeter-run").toAbsolutePath();
+        RunnerJar.deleteRecursively(run);
+        RunnerJar.run(240, "run", "--root", root.toString(), "--variants", "vertx", "--driver", "jmeter",
+                "--scenarios", "mix", "--concurrency", "8", "--rate", "200", "--duration", "3s", "--warmup", "1s",
+                "--forks", "1", "--iterations", "1", "--run-id", "jmeter", "--out", run.toString());
+
+        List<ResultRow> rows = ResultsCsv.read(run.resolve(ResultsCsv.FILE));
+        assertThat(rows).hasSize(2);
+        ResultRow closed = rows.get(0);
+        assertThat(closed.concurrency()).isEqualTo(8);
+        assertThat(closed.driver()).isEqualTo("jmeter");
+        assertThat(closed.throughput().requests()).isGreaterThan(100);
+        assertThat(closed.throughput().errors()).as("errors of " + closed).isZero();
+        assertThat(closed.throughput().durationS()).isEqualTo(3.0);
+        assertThat(closed.latency().p50Ms()).isLessThanOrEqualTo(closed.latency().p99Ms());
+        assertThat(closed.latency().maxMs()).isPositive();
+        assertThat(closed.server().cpuMsPerReq()).isPositive();
+        // JMeter has no open model that keeps a lane's keys: that step is testbed-nio's.
+        assertThat(rows.get(1).driver()).isEqualTo("testbed-nio");
+
+        List<OperationRecord> operations = OperationsCsv.TABLE.read(run.resolve(OperationsCsv.FILE)).stream()
+                .filter(o -> o.key().concurrency() == 8).toList();
+        assertThat(operations).extracting(OperationRecord::operation).containsExactly("GET", "POST", "PUT", "DELETE");
+        assertThat(operations.stream().mapToLong(OperationRecord::requests).sum()).isEqualTo(closed.throughput().requests());
+        assertThat(operations).allSatisfy(o -> assertThat(o.errors()).isZero());
+        OperationRecord get = operations.get(0);
+        assertThat(get.requests() / (double) closed.throughput().requests()).as("GET's share of the mix").isBetween(0.7, 0.9);
+
+        StepRecord step = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE)).get(0);
+        assertThat(step.driver().name()).isEqualTo("jmeter");
+        assertThat(step.driver().cpuPct()).as("JMeter's own CPU, in the load CPU share").isPositive();
+        String raw = Files.readString(run.resolve(step.files().raw()));
+        assertThat(raw).contains("Apache JMeter").contains("Starting standalone test").contains("operation PUT:")
+                .contains("HdrHistogram percentile distribution");
+        Path hlog = run.resolve(step.files().raw().replace(".txt", ".hlog"));
+        assertThat(Files.readString(hlog)).as("JMeter's latencies second by second").contains("Tag=GET").contains("Tag=DELETE");
+        try (var plans = Files.walk(run.resolve("jmeter"))) {
+            assertThat(plans.filter(p -> p.getFileName().toString().equals("plan.jmx"))).hasSize(1);
+        }
+    }
+
+    @Test
+    void aJMeterThatCannotStartIsAClearErrorBeforeAnyServerStarts() throws Exception {
+        Path root = RunnerJar.ROOT;
+        Path run = Path.of("target", "jmeter-missing").toAbsolutePath();
+        RunnerJar.deleteRecursively(run);
+        RunnerJar.Outcome outcome = RunnerJar.call(120, Map.of("JMETER_HOME", run.resolve("no-jmeter-here").toString()),
+                "run", "--root", root.toString(), "--variants", "vertx", "--driver", "jmeter", "--scenarios", "mix",
+                "--concurrency", "4", "--duration", "1s", "--warmup", "0s", "--run-id", "nojmeter", "--out", run.toString());
+        assertThat(outcome.exitCode()).isNotZero();
+        assertThat(outcome.output()).contains("JMeter cannot start").contains("no-jmeter-here/bin/ApacheJMeter.jar is missing")
+                .doesNotContain("listening on");
+    }
+}
