@@ -55,8 +55,11 @@ class TrustIT {
         }
         RunnerJar.run(60, "compare", a.toString(), b.toString());
         List<Map<String, String>> rows = compareCsv(b);
-        assertThat(rows).as("rps, p99 and CPU of the one step").hasSize(3);
-        assertThat(rows).allSatisfy(r -> assertThat(r.get("verdict")).as(r.toString()).isEqualTo("within noise"));
+        // The figures a user is promised: rps, p99 and CPU. (The saturation readings are compared too, as
+        // diagnostics: they move with whatever else the machine runs, and are not what this test is about.)
+        List<Map<String, String>> figures = rows.stream().filter(r -> List.of("rps", "p99", "cpu").contains(r.get("metric"))).toList();
+        assertThat(figures).as("rps, p99 and CPU of the one step").hasSize(3);
+        assertThat(figures).allSatisfy(r -> assertThat(r.get("verdict")).as(r.toString()).isEqualTo("within noise"));
     }
 
     @Test
