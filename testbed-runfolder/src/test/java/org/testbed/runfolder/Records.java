@@ -111,7 +111,7 @@ public final class Records {
         StepKey key = row.key();
         return new StepRecord(key, new DriverSide(row.driver(), 900, 30, key.concurrency(), 0, 0), new ServerSide(100, 0),
                 new LoadSide(10, 60, 0.5, 2, 40, false), new Setup("0", "1", 0, 200, ""),
-                new Files("raw/" + key.variant() + "/" + key.scenario() + "-" + key.levelSlug() + ".txt", Optional.empty()),
+                new Files("raw/" + key.variant() + "/" + key.scenario() + "-" + key.levelSlug() + ".txt", Optional.empty(), Optional.empty()),
                 new Repeats(1, Spread.single(row.throughput().rps()), Spread.single(row.latency().p99Ms()),
                         Spread.single(row.server().cpuMsPerReq())),
                 new Steadiness(warmupS, 0, 0), OpenModel.CLOSED, StepRecord.Cost.NONE);

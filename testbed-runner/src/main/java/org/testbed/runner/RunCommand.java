@@ -130,8 +130,9 @@ final class RunCommand implements Callable<Integer> {
     String memcachedCpus;
 
     @Option(names = "--flamegraph", arity = "0..1", fallbackValue = "cpu", paramLabel = "cpu|wall",
-            description = "A flame graph per step (async-profiler), linked from the report: cpu (the default; on-CPU"
-                    + " samples, plus a user-only and a kernel-only view) or wall (wall clock: where threads wait too)")
+            description = "A flame graph and a heat map per step (async-profiler's JFR, drawn by its converter), linked"
+                    + " from the report: cpu (the default; on-CPU samples, plus a user-only and a kernel-only view) or wall"
+                    + " (wall clock: where threads wait too)")
     String flamegraph;
 
     @Option(names = "--counters", description = "Count the server's events per request with perf stat during each step"

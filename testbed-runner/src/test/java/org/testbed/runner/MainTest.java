@@ -128,7 +128,7 @@ class MainTest {
                 new org.testbed.runfolder.csv.StepRecord.ServerSide(90, 20),
                 new org.testbed.runfolder.csv.StepRecord.LoadSide(10, 60, 0, 0, 50, false),
                 new org.testbed.runfolder.csv.StepRecord.Setup("0-1", "2-3", 0, 200, ""),
-                new org.testbed.runfolder.csv.StepRecord.Files("raw/vertx/mix-c0064.txt", java.util.Optional.empty()),
+                new org.testbed.runfolder.csv.StepRecord.Files("raw/vertx/mix-c0064.txt", java.util.Optional.empty(), java.util.Optional.empty()),
                 new org.testbed.runfolder.csv.StepRecord.Repeats(1, org.testbed.runfolder.stats.Spread.single(10_000),
                         org.testbed.runfolder.stats.Spread.single(3), org.testbed.runfolder.stats.Spread.single(0.04)),
                 new org.testbed.runfolder.csv.StepRecord.Steadiness(5, 0, 0), org.testbed.runfolder.csv.StepRecord.OpenModel.CLOSED,

@@ -139,10 +139,12 @@ class RemoteRunIT {
             }
         }
         assertThat(out.resolve("counters").resolve(VARIANTS.get(0)).resolve("mix-c0016.txt")).isRegularFile();
-        // The flame graph was recorded there (async-profiler loaded by jcmd) and brought back, with its views.
+        // The profile was recorded there as JFR (async-profiler loaded by jcmd), brought back whole
+        // (binary, so through base64) and drawn here.
         for (String variant : VARIANTS) {
             Path flame = out.resolve("flame").resolve(variant);
             assertThat(flame.resolve("mix-c0016.html")).as("the flame graph of " + variant).isRegularFile();
+            assertThat(flame.resolve("mix-c0016-heatmap.html")).as("its heat map").isNotEmptyFile();
             assertThat(Files.readString(flame.resolve("mix-c0016.collapsed"))).as("its samples").isNotBlank();
         }
 

@@ -342,13 +342,16 @@ public final class CompareWriter {
             data.put("price_note", priceNote);
         }
         Path diffs = out.toAbsolutePath().resolveSibling(out.getFileName().toString().replaceFirst("\\.html$", "") + "-flame");
-        Map<ResultRow.StepKey, Path> flameDiffs = FlameDiffs.write(dir(a), dir(b),
+        Map<ResultRow.StepKey, FlameDiffs.Pages> flameDiffs = FlameDiffs.write(dir(a), dir(b),
                 c.matched().stream().map(Comparison.Match::key).toList(), diffs);
         ArrayNode matched = data.putArray("matched");
         for (Comparison.Match m : c.matched()) {
             ObjectNode n = matched.addObject();
-            if (flameDiffs.containsKey(m.key())) {
-                n.put("flame_diff", out.toAbsolutePath().getParent().relativize(flameDiffs.get(m.key())).toString());
+            FlameDiffs.Pages flame = flameDiffs.get(m.key());
+            if (flame != null) {
+                Path here = out.toAbsolutePath().getParent();
+                n.put("flame_diff", here.relativize(flame.graph()).toString());
+                n.put("flame_frames", here.relativize(flame.frames()).toString());
             }
             n.put("variant", m.key().variant());
             n.put("scenario", m.key().scenario());

@@ -106,8 +106,9 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
      *
      * @param raw the median sample's raw output
      * @param flamegraph its flame graph, when the run drew them
+     * @param heatmap the heat map of the same profile over the step's time, when the run drew them
      */
-    public record Files(String raw, Optional<String> flamegraph) {
+    public record Files(String raw, Optional<String> flamegraph, Optional<String> heatmap) {
     }
 
     /**
@@ -206,6 +207,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
     private static final Column<StepRecord> THREADS = Column.count("threads", s -> s.setup.threads());
     private static final Column<StepRecord> RAW = Column.text("raw", s -> s.files.raw());
     private static final Column<StepRecord> FLAMEGRAPH = Column.text("flamegraph", s -> s.files.flamegraph().orElse(""));
+    private static final Column<StepRecord> HEATMAP = Column.text("heatmap", s -> s.files.heatmap().orElse(""));
     private static final Column<StepRecord> REPEATS = Column.count("repeats", s -> s.repeats.count());
     private static final SpreadColumns RPS = new SpreadColumns("rps_", "", 1, Repeats::rps);
     private static final SpreadColumns P99 = new SpreadColumns("lat_p99_", "_ms", 3, Repeats::p99);
@@ -232,7 +234,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
     public static final List<Column<StepRecord>> COLUMNS = Stream.of(
             List.of(VARIANT, SCENARIO, CONCURRENCY, TARGET_RPS, DRIVER, DRIVER_CPU_MS, DRIVER_CPU_PCT, MEMCACHED_CPU_PCT,
                     LOAD_CPUS_BUSY_PCT, SERVER_CPUS_BUSY_PCT, STEAL_PCT, OTHER_LOAD_PCT, LOAD_SIDE_PCT, LOAD_SATURATED,
-                    PEAK_CONNECTIONS, SERVER_CPUS, LOAD_CPUS, DELAY_MS, THREADS, RAW, FLAMEGRAPH, REPEATS),
+                    PEAK_CONNECTIONS, SERVER_CPUS, LOAD_CPUS, DELAY_MS, THREADS, RAW, FLAMEGRAPH, HEATMAP, REPEATS),
             RPS.columns(), P99.columns(), CPU.columns(),
             List.of(CI_CONFIDENCE, WARMUP_S, STEADY, NOT_STEADY_SAMPLES, LAT_P99_UNCORRECTED, SCHEDULE_LAG_P99,
                     WARMUP_UNSETTLED, CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, SLA, SERVER_THREADS),
@@ -245,6 +247,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
         int repeats = Math.max(1, v.integer(REPEATS));
         double confidence = v.decimal(CI_CONFIDENCE);
         String flamegraph = v.text(FLAMEGRAPH);
+        String heatmap = v.text(HEATMAP);
         return new StepRecord(
                 new StepKey(v.text(VARIANT), v.text(SCENARIO), v.integer(CONCURRENCY), v.decimal(TARGET_RPS, 0),
                         Conditions.parse(v.text(CONDITIONS))),
@@ -254,7 +257,8 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                 new LoadSide(v.decimal(MEMCACHED_CPU_PCT), v.decimal(LOAD_CPUS_BUSY_PCT), v.decimal(STEAL_PCT),
                         v.decimal(OTHER_LOAD_PCT), v.decimal(LOAD_SIDE_PCT), v.flag(LOAD_SATURATED)),
                 new Setup(v.text(SERVER_CPUS), v.text(LOAD_CPUS), v.integer(DELAY_MS), v.integer(THREADS), v.text(SLA)),
-                new Files(v.text(RAW), flamegraph.isEmpty() ? Optional.empty() : Optional.of(flamegraph)),
+                new Files(v.text(RAW), flamegraph.isEmpty() ? Optional.empty() : Optional.of(flamegraph),
+                        heatmap.isEmpty() ? Optional.empty() : Optional.of(heatmap)),
                 new Repeats(repeats, RPS.read(v, repeats, confidence), P99.read(v, repeats, confidence),
                         CPU.read(v, repeats, confidence)),
                 new Steadiness(v.decimal(WARMUP_S), v.integer(NOT_STEADY_SAMPLES), v.integer(WARMUP_UNSETTLED)),

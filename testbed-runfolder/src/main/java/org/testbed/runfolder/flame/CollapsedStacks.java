@@ -60,6 +60,19 @@ public final class CollapsedStacks {
         return samples;
     }
 
+    /** The samples in the collapsed format again, one line per stack. */
+    public String text() {
+        StringBuilder text = new StringBuilder();
+        samples.forEach((stack, n) -> text.append(stack).append(' ').append(n).append('\n'));
+        return text.toString();
+    }
+
+    /** Writes {@link #text()} to {@code file}. */
+    public Path write(Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        return Files.writeString(file, text(), StandardCharsets.UTF_8);
+    }
+
     public long total() {
         return samples.values().stream().mapToLong(Long::longValue).sum();
     }
@@ -88,7 +101,7 @@ public final class CollapsedStacks {
         return frame.endsWith(KERNEL);
     }
 
-    private static String leaf(String stack) {
+    static String leaf(String stack) {
         return stack.substring(stack.lastIndexOf(';') + 1);
     }
 }

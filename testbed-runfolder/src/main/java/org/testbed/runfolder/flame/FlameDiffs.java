@@ -12,31 +12,44 @@ import org.testbed.runfolder.ResultRow;
 
 /**
  * The differential flame graphs of a compare: for every matched step that both runs profiled
- * (their {@code flame/<variant>/<scenario>-<level>[-r<repeat>].collapsed}), B's samples coloured by
- * the change from A's, each run's repeats added together.
+ * (their {@code flame/<variant>/<scenario>-<level>[-r<repeat>].collapsed}, each run's repeats added
+ * together), B's flame graph coloured by the change from A's, drawn by async-profiler's converter,
+ * and beside it the frames whose self share changed most ({@link SelfTimeChanges}).
  */
 public final class FlameDiffs {
+    /** Rows of the table of frames beside each differential graph. */
+    static final int TOP_FRAMES = 30;
+
     private FlameDiffs() {
     }
 
-    /** Writes one page per step both runs profiled into {@code outDir}; step to page. */
-    public static Map<ResultRow.StepKey, Path> write(Path runA, Path runB, List<ResultRow.StepKey> steps, Path outDir)
+    /** A step's differential flame graph and its table of frames. */
+    public record Pages(Path graph, Path frames) {
+    }
+
+    /** Writes the pages of every step both runs profiled into {@code outDir}; step to its pages. */
+    public static Map<ResultRow.StepKey, Pages> write(Path runA, Path runB, List<ResultRow.StepKey> steps, Path outDir)
             throws IOException {
-        Map<ResultRow.StepKey, Path> pages = new LinkedHashMap<>();
+        Map<ResultRow.StepKey, Pages> pages = new LinkedHashMap<>();
         for (ResultRow.StepKey step : steps) {
             List<Path> a = profiles(runA, step);
             List<Path> b = profiles(runB, step);
             if (a.isEmpty() || b.isEmpty()) {
                 continue;
             }
+            CollapsedStacks stacksA = CollapsedStacks.readAll(a);
+            CollapsedStacks stacksB = CollapsedStacks.readAll(b);
             String name = step.variant() + "-" + step.scenario() + "-" + step.levelSlug();
-            Path page = outDir.resolve(name + ".html");
-            FlameGraphHtml.writeDiff(page, "flame graph diff: " + step.variant() + " " + step.scenario() + " " + step.level(),
-                    CollapsedStacks.readAll(a), CollapsedStacks.readAll(b),
+            String title = step.variant() + " " + step.scenario() + " " + step.level();
+            Path graph = ProfilerConverter.diff(stacksA, stacksB, "flame graph diff: " + title, outDir.resolve(name + ".html"));
+            Path frames = SelfTimeChanges.writePage(outDir.resolve(name + "-frames.html"),
+                    "Frames whose self time changed most: " + title,
                     "B (" + runB.toAbsolutePath().normalize().getFileName() + ") against A ("
                             + runA.toAbsolutePath().normalize().getFileName() + "), " + a.size() + " and " + b.size()
-                            + " profile(s) of the step added up.");
-            pages.put(step, page);
+                            + " profile(s) of the step added up; each frame's samples as the innermost frame, as a share"
+                            + " of its profile's total.",
+                    SelfTimeChanges.top(stacksA, stacksB, TOP_FRAMES));
+            pages.put(step, new Pages(graph, frames));
         }
         return pages;
     }

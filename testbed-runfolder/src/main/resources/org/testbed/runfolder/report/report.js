@@ -583,7 +583,7 @@
       'involuntary switches/req', 'listen overflows', 'TCP retransmits', 'CPU throttled', 'RSS MiB', 'GCs', 'GC ms',
       'load side', 'driver CPU', 'memcached CPU', 'load CPUs busy', 'server CPUs busy', 'steal', 'other load',
       'repeats', {name: 'req/s interval', l: 1}, {name: 'p99 ms interval', l: 1}, {name: 'CPU ms/req interval', l: 1}, {name: 'steady', l: 1}, 'warm-up',
-      {name: 'raw', l: 1}, {name: 'flame graph', l: 1}],
+      {name: 'raw', l: 1}, {name: 'flame graph', l: 1}, {name: 'heat map', l: 1}],
       rows.map(function (r) {
         var s = r.step || {};
         return [r.variant, r.scenario, levelLabel(r), r.timeline !== undefined ? {href: '#timeline=' + r.timeline, text: 'through time'} : '',
@@ -603,7 +603,8 @@
           s.repeats !== undefined ? s.repeats : '', spreadText(spreadOf(r, 'rps'), 1), spreadText(spreadOf(r, 'p99'), 3), spreadText(spreadOf(r, 'cpu'), 4),
           steadyCell(r), isNaN(num(s.warmup_s)) ? '' : (num(s.warmup_unsettled_samples) > 0
             ? {text: fmt(num(s.warmup_s), 1) + ' s, cut short in ' + num(s.warmup_unsettled_samples), cls: 'unsteady'} : fmt(num(s.warmup_s), 1) + ' s'),
-          s.raw ? {href: s.raw, text: 'raw'} : '', s.flamegraph ? {href: s.flamegraph, text: 'flame graph'} : ''];
+          s.raw ? {href: s.raw, text: 'raw'} : '', s.flamegraph ? {href: s.flamegraph, text: 'flame graph'} : '',
+          s.heatmap ? {href: s.heatmap, text: 'heat map'} : ''];
       }), function (i) { return saturated(rows[i]) ? 'saturated' : ''; });
     renderStepColumns(main, rows);
     if (data.counters && data.counters.length) { renderCounters(main, data.counters, color); }
@@ -828,7 +829,7 @@
     });
     headers.push({name: 'flags', l: 1});
     var anyFlameDiff = matched.some(function (m) { return m.flame_diff; });
-    if (anyFlameDiff) { headers.push({name: 'flame graph B vs A', l: 1}); }
+    if (anyFlameDiff) { headers.push({name: 'flame graph B vs A', l: 1}, {name: 'frames changed most', l: 1}); }
     table(main, headers, matched.map(function (m) {
       var cells = [m.variant, m.scenario, m.level];
       metrics.forEach(function (k) {
@@ -839,7 +840,10 @@
           {text: (ch.verdict || '') + (ch.n_a !== undefined ? ' (n ' + ch.n_a + '/' + ch.n_b + ')' : ''), cls: cls});
       });
       cells.push((m.flags || []).join('; '));
-      if (anyFlameDiff) { cells.push(m.flame_diff ? {href: m.flame_diff, text: 'differential flame graph'} : ''); }
+      if (anyFlameDiff) {
+        cells.push(m.flame_diff ? {href: m.flame_diff, text: 'differential flame graph'} : '',
+          m.flame_frames ? {href: m.flame_frames, text: 'frames whose self time changed most'} : '');
+      }
       return cells;
     }));
     if ((data.only_a || []).length || (data.only_b || []).length) {

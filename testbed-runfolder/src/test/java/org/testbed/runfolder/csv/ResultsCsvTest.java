@@ -67,7 +67,7 @@ class ResultsCsvTest {
         StepRecord step = new StepRecord(Records.closed("vertx", "delay", 400),
                 new StepRecord.DriverSide("testbed-nio", 1234, 65.5, 400, 0, 0), new StepRecord.ServerSide(100.0, 212),
                 new StepRecord.LoadSide(30.0, 97.0, 1.5, 3.0, 96.0, true), new StepRecord.Setup("0", "1", 150, 200, ""),
-                new StepRecord.Files("raw/vertx/delay-c0400.txt", Optional.empty()),
+                new StepRecord.Files("raw/vertx/delay-c0400.txt", Optional.empty(), Optional.empty()),
                 // steps.csv keeps the spread; the median itself is results.csv's figure, read back as unknown
                 new StepRecord.Repeats(3, new Spread(3, Double.NaN, 2600, 2680, 2600, 2680, 0.75),
                         new Spread(3, Double.NaN, 151.2, 160.9, 151.2, 160.9, 0.75),

@@ -1,5 +1,6 @@
 package org.testbed.runfolder.report;
 
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import javax.imageio.ImageIO;
 
 /**
  * Debian's headless Chromium, to open a report as a person would and read back the DOM after its
@@ -53,6 +55,29 @@ public final class Chromium {
     /** A PNG screenshot of the page opened at {@code fragment}. */
     public static void screenshot(Path page, String fragment, Path png) throws IOException, InterruptedException {
         run(page, fragment, "--screenshot=" + png.toAbsolutePath(), "--window-size=1300,2400");
+    }
+
+    /**
+     * How many pixels of a screenshot of the page are strongly coloured: what a page that draws on a
+     * canvas (async-profiler's flame graphs and heat maps) shows once its script has drawn, and a
+     * blank or broken one does not.
+     */
+    public static long colouredPixels(Path page, Path png) throws IOException, InterruptedException {
+        screenshot(page, png);
+        BufferedImage image = ImageIO.read(png.toFile());
+        long coloured = 0;
+        for (int y = 0; y < image.getHeight(); y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                int rgb = image.getRGB(x, y);
+                int r = rgb >> 16 & 0xff;
+                int g = rgb >> 8 & 0xff;
+                int b = rgb & 0xff;
+                if (Math.max(r, Math.max(g, b)) - Math.min(r, Math.min(g, b)) > 60) {
+                    coloured++;
+                }
+            }
+        }
+        return coloured;
     }
 
     private static String run(Path page, String fragment, String... what) throws IOException, InterruptedException {

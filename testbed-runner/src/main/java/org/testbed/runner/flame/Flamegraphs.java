@@ -1,7 +1,7 @@
 package org.testbed.runner.flame;
 
 import org.testbed.runfolder.flame.CollapsedStacks;
-import org.testbed.runfolder.flame.FlameGraphHtml;
+import org.testbed.runfolder.flame.ProfilerConverter;
 import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
@@ -19,7 +19,10 @@ import org.testbed.runner.env.Environment;
  * CPU flame graphs per step with async-profiler (Maven Central's {@code tools.profiler:async-profiler},
  * whose jar carries {@code linux-x64} and {@code linux-arm64} libraries). The library is extracted
  * once per run and loaded into the variant's JVM with the JDK attach API — what {@code asprof} and
- * jattach do — with {@code start} before the step and {@code stop,file=...html} after it.
+ * jattach do — with {@code start,jfr,file=...jfr} before the step and {@code stop} after it. The
+ * recording (async-profiler's JFR) is then drawn by async-profiler's own converter
+ * ({@link ProfilerConverter}): the flame graph, its collapsed stacks, the user and kernel views and
+ * a heat map of the samples over the step's time.
  *
  * <p>Sampling event: {@code cpu} (perf_events) when the kernel lets this user open perf events
  * ({@code /proc/sys/kernel/perf_event_paranoid} &lt;= 2 and no seccomp filter), else {@code itimer}
@@ -112,23 +115,22 @@ public final class Flamegraphs {
                 : List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints");
     }
 
-    /** Starts sampling in JVM {@code pid}; picks the event on first use. */
-    public void start(long pid) throws IOException {
-        start(attached(pid));
-    }
-
-    /** Starts sampling in {@code jvm}; picks the event on first use. */
-    public void start(Profiled jvm) throws IOException {
+    /**
+     * Starts sampling in {@code jvm}, recording into the JFR file beside the flame graph
+     * {@code file} ({@link #recording}); picks the event on first use.
+     */
+    public void start(Profiled jvm, Path file) throws IOException {
+        String output = ",jfr,file=" + jvm.writePath(recording(file));
         if (mode.equals("wall")) {
             // Wall clock: every thread sampled whether running or waiting, so queues and blocked
             // carriers show; a coarser interval, as most samples are of idle threads.
             event = "wall";
-            jvm.load("start,event=wall,interval=5ms");
+            jvm.load("start,event=wall,interval=5ms" + output);
             return;
         }
         if (event == null) {
             try {
-                jvm.load("start,event=cpu,interval=1ms");
+                jvm.load("start,event=cpu,interval=1ms" + output);
                 event = "cpu";
                 return;
             } catch (IOException e) {
@@ -136,34 +138,44 @@ public final class Flamegraphs {
                 event = "itimer";
             }
         }
-        jvm.load("start,event=" + event + ",interval=1ms");
+        jvm.load("start,event=" + event + ",interval=1ms" + output);
     }
 
     /**
-     * Stops sampling and writes the flame graph (HTML) to {@code file}; the same samples go, as
-     * collapsed stacks with kernel frames marked ({@code _[k]}), to {@link #collapsed(Path)} of it,
-     * which compare diffs and the user and kernel views are drawn from.
+     * Stops sampling in {@code jvm}, brings its recording here and draws from it, with
+     * async-profiler's converter: the flame graph {@code file}, its samples as collapsed stacks
+     * with kernel frames marked {@code _[k]} ({@link #collapsed}, what compare diffs), the heat map
+     * ({@link #heatmap}) and, for on-CPU samples from perf_events, the user and kernel views.
      */
-    public void stop(long pid, Path file) throws IOException {
-        stop(attached(pid), file);
+    public void stop(Profiled jvm, Path file) throws IOException {
+        Path recording = recording(file);
+        jvm.load("stop");
+        jvm.fetch(recording);
+        String step = file.getParent().getFileName() + " " + stem(file);
+        CollapsedStacks all = ProfilerConverter.collapsed(recording);
+        all.write(collapsed(file));
+        ProfilerConverter.flameGraph(all, step + ": " + event + " samples", file);
+        ProfilerConverter.heatmap(recording, step + ": " + event + " samples over time", heatmap(file));
+        if (mode.equals("cpu") && event.equals("cpu")) {
+            // The converter filters stacks by the frames they pass through, not by where they end,
+            // so the split by the innermost frame's mode is made here.
+            ProfilerConverter.flameGraph(all.userOnly(), step + ": user mode only", userView(file));
+            ProfilerConverter.flameGraph(all.kernelOnly(), step + ": kernel mode only", kernelView(file));
+        }
     }
 
-    /** As {@link #stop(long, Path)}, for {@code jvm} here or on the server's machine. */
-    public void stop(Profiled jvm, Path file) throws IOException {
-        Path stacks = collapsed(file);
-        jvm.load("dump,collapsed,ann,file=" + jvm.writePath(stacks));
-        jvm.load("stop,file=" + jvm.writePath(file) + ",title=" + file.getFileName());
-        jvm.fetch(stacks);
-        jvm.fetch(file);
-        if (mode.equals("cpu") && event.equals("cpu")) {
-            CollapsedStacks all = CollapsedStacks.read(stacks);
-            FlameGraphHtml.write(userView(file), file.getFileName() + ": user mode only", all.userOnly(),
-                    "On-CPU samples whose innermost frame ran in user mode (Java, JIT-compiled and native code); "
-                            + "the kernel view beside it holds the rest.");
-            FlameGraphHtml.write(kernelView(file), file.getFileName() + ": kernel mode only", all.kernelOnly(),
-                    "On-CPU samples whose innermost frame ran in the kernel (system calls, network stack, scheduler, "
-                            + "page faults), under the Java frames that entered it.");
-        }
+    /** The profiler's JFR recording beside a flame graph: {@code x.html} → {@code x.jfr}. */
+    public static Path recording(Path html) {
+        return html.resolveSibling(stem(html) + ".jfr");
+    }
+
+    /** The heat map beside a flame graph: {@code x.html} → {@code x-heatmap.html}. */
+    public static Path heatmap(Path html) {
+        return html.resolveSibling(stem(html) + "-heatmap.html");
+    }
+
+    private static String stem(Path html) {
+        return html.getFileName().toString().replaceFirst("\\.html$", "");
     }
 
     /** The collapsed stacks beside a flame graph: {@code x.html} → {@code x.collapsed}. */
@@ -183,7 +195,7 @@ public final class Flamegraphs {
 
     /** The sampling event in use ({@code cpu} or {@code itimer}), and why, for environment.json. */
     public String describe() {
-        return "async-profiler 4.6, " + mode + " mode, event=" + (event == null ? "(not started)" : event)
+        return "async-profiler 4.6 (JFR, drawn by its converter), " + mode + " mode, event=" + (event == null ? "(not started)" : event)
                 + (note.isEmpty() ? "" : " — " + note);
     }
 

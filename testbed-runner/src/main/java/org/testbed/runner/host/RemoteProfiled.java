@@ -1,18 +1,18 @@
 package org.testbed.runner.host;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import org.testbed.deploy.RemoteResult;
 import org.testbed.runner.flame.Flamegraphs;
 
 /**
  * A server on the server's machine, profiled there: async-profiler's library for that machine's
  * arch is copied next to the variant once, loaded into the server by the JDK's {@code jcmd
- * PID JVMTI.agent_load} (what the attach API does here), and the flame graph files it writes there
- * are brought back over ssh and removed there.
+ * PID JVMTI.agent_load} (what the attach API does here), and the recording it writes there is
+ * brought back over ssh and removed there; the pages are drawn here.
  */
 final class RemoteProfiled implements Flamegraphs.Profiled {
     private static final String LIBRARY = "libasyncProfiler.so";
@@ -60,12 +60,13 @@ final class RemoteProfiled implements Flamegraphs.Profiled {
     @Override
     public void fetch(Path local) throws IOException {
         String there = writePath(local);
-        RemoteResult file = machine.run(COPY, "cat", there);
+        // base64: the recording is binary (JFR) and ssh's output is read as text.
+        RemoteResult file = machine.run(COPY, "base64", "-w0", there);
         if (!file.ok()) {
             throw new IOException("could not read " + there + " on " + machine.destination() + ": " + file.output());
         }
         Files.createDirectories(local.toAbsolutePath().getParent());
-        Files.writeString(local, file.stdout(), StandardCharsets.UTF_8);
+        Files.write(local, Base64.getDecoder().decode(file.stdout().strip()));
         machine.run(ServerMachine.SHORT, "rm", "-f", there);
     }
 

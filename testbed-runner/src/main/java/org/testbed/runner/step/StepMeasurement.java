@@ -84,8 +84,10 @@ final class StepMeasurement {
         ServerSnapshot before = ServerSnapshot.before(server, memcachedPid);
         String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
         Flamegraphs.Profiled profiled = flamegraphs != null ? server.profiled(flamegraphs) : null;
+        Path flameFile = settings.output().out().resolve("flame").resolve(variant.name()).resolve(slug + ".html");
         if (flamegraphs != null) {
-            flamegraphs.start(profiled);
+            Files.createDirectories(flameFile.getParent());
+            flamegraphs.start(profiled, flameFile);
         }
         EventCounting perf = settings.observation().counters()
                 ? server.countEvents(settings.output().out().resolve("counters").resolve(variant.name()).resolve(slug + ".txt"))
@@ -94,7 +96,7 @@ final class StepMeasurement {
         GcSampler gcSampler = server.localPerfData().map(f -> GcSampler.start(f, GcReadingsCsv.PERIOD_MILLIS)).orElse(null);
         List<GcReading> gcReadings = List.of();
         LoadResult result;
-        Path flameFile = null;
+        boolean drawn = false;
         CounterReading counted = null;
         try {
             result = driver instanceof NioHttpDriver nio
@@ -111,7 +113,7 @@ final class StepMeasurement {
                 counted = perf.stop();
             }
             if (flamegraphs != null) {
-                flameFile = stopFlamegraph(variant, profiled, slug);
+                drawn = stopFlamegraph(variant, profiled, flameFile, slug);
             }
         }
         ServerSnapshot after = ServerSnapshot.after(server, memcachedPid);
@@ -132,7 +134,9 @@ final class StepMeasurement {
                         result.latency().p999(), result.latency().max()),
                 new ResultRow.ServerCost(load.userMsPerReq(), load.sysMsPerReq(), memory.rssMb(), gc.count(), gc.millis()));
         String raw = settings.output().out().relativize(rawFile).toString();
-        Optional<String> flame = Optional.ofNullable(flameFile).map(f -> settings.output().out().relativize(f).toString());
+        Optional<String> flame = drawn ? Optional.of(settings.output().out().relativize(flameFile).toString()) : Optional.empty();
+        Optional<String> heatmap = drawn
+                ? Optional.of(settings.output().out().relativize(Flamegraphs.heatmap(flameFile)).toString()) : Optional.empty();
         int delayMs = workload.name().equals("delay") ? settings.load().delayMs() : 0;
         SteadyState.Trend trend = SteadyState.trend(result.windowRps());
         StepRecord.OpenModel open = level.isOpen()
@@ -143,7 +147,7 @@ final class StepMeasurement {
                 load.serverSide(saturation.figures()), load.loadSide(),
                 new StepRecord.Setup(settings.servers().pinning().serverCpus(), settings.servers().pinning().loadCpus(),
                         delayMs, settings.servers().threads(), settings.capacity().map(plan -> plan.sla().label()).orElse("")),
-                new StepRecord.Files(raw, flame),
+                new StepRecord.Files(raw, flame, heatmap),
                 new StepRecord.Repeats(1, Spread.single(row.throughput().rps()), Spread.single(row.latency().p99Ms()),
                         Spread.single(row.server().cpuMsPerReq())),
                 new StepRecord.Steadiness(warmUp.seconds(), trend.steady() ? 0 : 1, warmUp.settled() ? 0 : 1), open,
@@ -203,15 +207,14 @@ final class StepMeasurement {
                 trend.steady() ? "steady" : "NOT STEADY (still trending; its figures describe a moving target)");
     }
 
-    private Path stopFlamegraph(Variant variant, Flamegraphs.Profiled profiled, String slug) throws IOException {
-        Path file = settings.output().out().resolve("flame").resolve(variant.name()).resolve(slug + ".html");
-        Files.createDirectories(file.getParent());
+    /** Whether the flame graph {@code file} and its heat map were drawn; a failure is a problem, not the step's end. */
+    private boolean stopFlamegraph(Variant variant, Flamegraphs.Profiled profiled, Path file, String slug) {
         try {
             flamegraphs.stop(profiled, file);
-            return file;
+            return true;
         } catch (IOException e) {
             problems.add(variant.name() + " " + slug + " flame graph: " + e.getMessage());
-            return null;
+            return false;
         }
     }
 

@@ -69,7 +69,7 @@ class StepAggregateTest {
                 new ResultRow.Latencies(p99 / 3, p99 / 2, p99, p99 * 2, p99 * 3), new ResultRow.ServerCost(user, sys, 200, 1, 2));
         StepRecord step = new StepRecord(key, new StepRecord.DriverSide("testbed-nio", 100, 40, 64, 0, 0),
                 new StepRecord.ServerSide(90, 212), new StepRecord.LoadSide(10, 60, 0, 0, saturated ? 95 : 50, saturated),
-                new StepRecord.Setup("0", "1", 0, 200, ""), new StepRecord.Files(raw, Optional.empty()),
+                new StepRecord.Setup("0", "1", 0, 200, ""), new StepRecord.Files(raw, Optional.empty(), Optional.empty()),
                 new StepRecord.Repeats(1, Spread.single(rps), Spread.single(p99), Spread.single(user + sys)),
                 new StepRecord.Steadiness(8, steady ? 0 : 1, repeat == 2 ? 1 : 0), StepRecord.OpenModel.CLOSED,
                 StepRecord.Cost.NONE);
