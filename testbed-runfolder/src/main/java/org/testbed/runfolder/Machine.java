@@ -27,7 +27,11 @@ public final class Machine {
 
     /** {@code x86_64} or {@code aarch64}, as {@code uname -m} says (the JVM's amd64 is renamed). */
     public static String arch() {
-        String a = System.getProperty("os.arch", "unknown");
+        return archName(System.getProperty("os.arch", "unknown"));
+    }
+
+    /** A JVM's {@code os.arch} as {@code uname -m} names it: {@code amd64} is {@code x86_64}, {@code arm64} {@code aarch64}. */
+    public static String archName(String a) {
         return switch (a) {
             case "amd64", "x86_64" -> "x86_64";
             case "aarch64", "arm64" -> "aarch64";

@@ -75,6 +75,7 @@ final class CompareCommand implements Callable<Integer> {
             c = CompareWriter.load(a, b);
             ops = CompareWriter.operations(a, b, c);
         }
+        System.out.print(CompareWriter.platforms(a, b));
         System.out.print(CompareWriter.table(c));
         System.out.print(ops.text());
         System.out.print(CompareWriter.counters(a, b, c).text());

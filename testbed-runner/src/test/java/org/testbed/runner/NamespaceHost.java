@@ -6,10 +6,12 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.testbed.deploy.ShellQuoting;
 
 /**
  * A second host that exists only on this machine, for tests that need one: a network namespace
@@ -179,6 +181,18 @@ final class NamespaceHost implements AutoCloseable {
         }
         run("ip", "netns", "delete", namespace);
         run("ip", "link", "delete", hostSide);
+    }
+
+    /**
+     * Makes {@code command} (a JVM launcher and what precedes it, e.g. an emulator and its options)
+     * this host's {@code java}: an executable script in its work directory that execs it with the
+     * arguments it is given, for {@code --server-java}. Returns its path, the same inside the namespace.
+     */
+    Path java(List<String> command) throws IOException {
+        Path launcher = work.resolve("java");
+        Files.writeString(launcher, "#!/bin/sh\nexec " + ShellQuoting.command(command) + " \"$@\"\n");
+        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return launcher;
     }
 
     private static String command(long pid) {

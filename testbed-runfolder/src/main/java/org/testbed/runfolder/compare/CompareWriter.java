@@ -23,6 +23,7 @@ import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
+import org.testbed.runfolder.environment.ServerPlatform;
 import org.testbed.runfolder.flame.FlameDiffs;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.report.ReportWriter;
@@ -335,6 +336,8 @@ public final class CompareWriter {
         }
         data.set("a", side(a));
         data.set("b", side(b));
+        ArrayNode emulated = data.putArray("emulation_notes");
+        platformNotes(a, b).forEach(emulated::add);
         c.priceA().ifPresent(p -> data.set("price_a", EnvironmentFile.JSON.valueToTree(p.section())));
         c.priceB().ifPresent(p -> data.set("price_b", EnvironmentFile.JSON.valueToTree(p.section())));
         String priceNote = prices(c).strip();
@@ -412,8 +415,40 @@ public final class CompareWriter {
         ObjectNode n = EnvironmentFile.JSON.createObjectNode();
         Path dir = dir(p);
         n.put("dir", dir.toString());
-        n.set("env", EnvironmentFile.read(dir.resolve(EnvironmentFile.NAME)));
+        JsonNode env = EnvironmentFile.read(dir.resolve(EnvironmentFile.NAME));
+        n.set("env", env);
+        ServerPlatform platform = ServerPlatform.of(env);
+        n.put("arch", platform.arch());
+        n.put("platform", platform.description());
         return n;
+    }
+
+    /**
+     * What each side's server ran on, one line each ({@code A: x86_64; server machine ...}), then the
+     * caveat of a side whose server was emulated: compare's first lines, so that a ratio between an
+     * emulated and a native server is never read as one between two machines.
+     */
+    public static String platforms(Path a, Path b) throws IOException {
+        ServerPlatform pa = ServerPlatform.of(EnvironmentFile.read(dir(a).resolve(EnvironmentFile.NAME)));
+        ServerPlatform pb = ServerPlatform.of(EnvironmentFile.read(dir(b).resolve(EnvironmentFile.NAME)));
+        StringBuilder out = new StringBuilder();
+        out.append("A: ").append(pa.description()).append('\n');
+        out.append("B: ").append(pb.description()).append('\n');
+        if (!pa.arch().equals(pb.arch())) {
+            out.append("servers of different archs: ").append(pa.arch()).append(" (A) against ").append(pb.arch()).append(" (B)\n");
+        }
+        for (String note : platformNotes(a, b)) {
+            out.append("CAVEAT ").append(note).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** The caveat of each side whose server was emulated, prefixed with the side: {@code B: the server's aarch64 JVM ...}. */
+    static List<String> platformNotes(Path a, Path b) throws IOException {
+        List<String> notes = new java.util.ArrayList<>();
+        ServerPlatform.of(EnvironmentFile.read(dir(a).resolve(EnvironmentFile.NAME))).caveat().ifPresent(c -> notes.add("A: " + c));
+        ServerPlatform.of(EnvironmentFile.read(dir(b).resolve(EnvironmentFile.NAME))).caveat().ifPresent(c -> notes.add("B: " + c));
+        return notes;
     }
 
     private static JsonNode row(ResultRow row) throws IOException {

@@ -14,8 +14,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param version {@code java.runtime.version}, the CSV's {@code jdk}
  * @param vmName {@code java.vm.name}; its key is {@code vmName}, as every run folder since the first has it
  * @param flags the flags the JVM chose or was given ({@code -XX:+PrintCommandLineFlags}): collector, heap sizes
+ * @param osArch the JVM's own {@code os.arch}, named as {@code uname -m} names it ({@code x86_64}, {@code aarch64}):
+ *               the arch of the code it runs, which differs from its machine's {@code arch} under an emulator
  */
 @EnvironmentSection
 public record JdkSection(String java, String home, int feature, String vendor, String version,
-                         @JsonProperty("vmName") String vmName, String flags) {
+                         @JsonProperty("vmName") String vmName, String flags, String osArch) {
 }

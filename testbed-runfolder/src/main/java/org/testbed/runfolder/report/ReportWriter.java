@@ -1,6 +1,7 @@
 package org.testbed.runfolder.report;
 
 import org.testbed.runfolder.EnvironmentFile;
+import org.testbed.runfolder.environment.ServerPlatform;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -64,6 +65,8 @@ public final class ReportWriter {
         ObjectNode data = EnvironmentFile.JSON.createObjectNode();
         data.set("rows", rowsJson(rows, steps));
         data.set("env", env);
+        // An emulated server's figures are mechanics, not performance: said above them, in the environment's words.
+        ServerPlatform.of(env).caveat().ifPresent(caveat -> data.put("emulation_note", caveat));
         List<CounterRecord> counters = CountersCsv.medians(CountersCsv.TABLE.read(runDir.resolve(CountersCsv.FILE)));
         if (!counters.isEmpty()) {
             data.set("counters", countersJson(counters));

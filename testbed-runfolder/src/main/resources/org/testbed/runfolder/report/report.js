@@ -461,6 +461,7 @@
       'Points and bars outlined in orange are steps where the load generator used more than ' + (run.saturation_pct || 90) +
       '% of its CPUs (the driver, memcached when it shares them, and the interrupt/softirq time of loopback networking there): the limit may have been the client, not the server. ' +
       '"Load/server CPUs busy" and "steal" (from /proc/stat) count anything that ran there; "other load" is the busy time none of the run\'s processes accounts for: above ' + RULES.not_quiet_pct + '% the machine was not quiet and the figures are noisy.');
+    if (data.emulation_note) { html('p', {'class': 'note flag', id: 'emulation-note'}, main, 'Emulated: ' + data.emulation_note + '.'); }
     var noisy = rows.filter(function (r) { return r.step && r.step.other_load_pct > RULES.not_quiet_pct; }).length;
     if (noisy) { html('p', {'class': 'note flag'}, main, noisy + ' of ' + rows.length + ' steps ran on a machine that was not quiet (other load above ' + RULES.not_quiet_pct + '% of the CPUs): compare them with care, or re-run on an idle machine.'); }
     if (!rows.length) { html('p', {}, main, 'No rows in results.csv.'); return; }
@@ -788,6 +789,9 @@
       'scatter between samples ((max − min) / median) added up. So many figures are compared at once that an interval alone would call about one in twenty a change ' +
       'between two runs of the same thing. Better means more req/s, lower p99, less CPU per request. Caveats (a warm-up cut short, not steady, ' +
       'not quiet, saturated, one fork) stand beside a verdict, never instead of it.');
+    html('p', {'class': 'note', id: 'platforms'}, main, 'A ran on ' + data.a.platform + '. B ran on ' + data.b.platform + '.' +
+      (data.a.arch !== data.b.arch ? ' Servers of different archs: ' + data.a.arch + ' against ' + data.b.arch + '.' : ''));
+    (data.emulation_notes || []).forEach(function (note) { html('p', {'class': 'note flag emulation-note'}, main, 'Emulated: ' + note + '.'); });
     verdictLegend(main);
     var metrics = METRICS.concat(matched.some(function (m) { return m.changes.cost; }) ? [COST_METRIC] : [])
       .concat(SATURATION_METRICS.filter(function (k) { return matched.some(function (m) { return m.changes[k.key]; }); }));

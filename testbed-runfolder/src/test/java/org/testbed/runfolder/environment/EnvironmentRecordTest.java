@@ -41,7 +41,7 @@ class EnvironmentRecordTest {
                 new CpuGovernors(Map.of()), "MemTotal: 1000 kB", "Architecture: x86_64", 100, "2", Optional.empty(),
                 Optional.empty());
         JdkSection jdk = new JdkSection("/opt/jdk/bin/java", "/opt/jdk", 21, "Eclipse Adoptium", "21.0.1+12",
-                "OpenJDK 64-Bit Server VM", "-XX:+UseG1GC");
+                "OpenJDK 64-Bit Server VM", "-XX:+UseG1GC", "x86_64");
         EnvironmentRecord oneMachine = EnvironmentRecord.oneMachine(run,
                 new PinningSection("0-3", "4-7", "4-7", "server on CPU 0-3, memcached on 4-7, load driver on 4-7", "[0, 1]",
                         Optional.empty()),
@@ -53,7 +53,8 @@ class EnvironmentRecordTest {
                 Optional.of("0-3"), Optional.empty()).withRole("server");
         return oneMachine.onTwoMachines(run, oneMachine.pinning().withServerMachine("not pinned by the runner"),
                 load.withRole("load"),
-                new ServerMachineSection(server, "not pinned by the runner", "/srv/testbed", "10.0.0.2:8080", List.of(jdk)),
+                new ServerMachineSection(server, "not pinned by the runner", "/srv/testbed", "10.0.0.2:8080", List.of(jdk),
+                        Optional.empty()),
                 new NetworkPathSection("10.0.0.1", "eth0 mtu 1500", "eth0 mtu 1500",
                         Map.of("jetty", new RoundTrips("20 sequential GET /testbed/health", 0.1, 0.2, 0.9))));
     }
@@ -105,6 +106,40 @@ class EnvironmentRecordTest {
         assertThat(env.path("jdks").path(0).path("vmName").asText()).isEqualTo("OpenJDK 64-Bit Server VM");
     }
 
+    /**
+     * An aarch64 JVM emulated on an x86_64 server machine: server_machine.emulation says so and
+     * reads back; the one-line description and the caveat say aarch64, emulated, mechanics.
+     */
+    @Test
+    void anEmulatedServerRecordsTheEmulationAndItsCaveat() throws Exception {
+        EnvironmentRecord native_ = twoMachineRun();
+        ServerMachineSection server = native_.serverMachine().orElseThrow();
+        EmulationSection emulation = new EmulationSection("aarch64", "x86_64", "/usr/bin/qemu-aarch64-static",
+                EmulationSection.caveat("aarch64", "x86_64"));
+        EnvironmentRecord emulated = new EnvironmentRecord(native_.run(), native_.pinning(), native_.machine(), native_.jdks(),
+                native_.runnerJvm(), native_.variantJdks(), native_.tools(), native_.manifest(),
+                Optional.of(new ServerMachineSection(server.facts(), server.pinning(), server.directory(), server.address(),
+                        server.jdks(), Optional.of(emulation))), native_.networkPath(), native_.price());
+        Path file = dir.resolve(EnvironmentFile.NAME);
+        EnvironmentFile.write(file, emulated);
+
+        JsonNode env = EnvironmentFile.read(file);
+        assertThat(keys(env.path("server_machine").path("emulation"))).containsExactly("jvm_arch", "machine_arch",
+                "executable", "caveat");
+        assertThat(EnvironmentFile.readRecord(file).orElseThrow().serverMachine().orElseThrow().emulation()).contains(emulation);
+        ServerPlatform platform = ServerPlatform.of(env);
+        assertThat(platform.arch()).isEqualTo("aarch64");
+        assertThat(platform.description()).startsWith("aarch64, emulated on x86_64 by /usr/bin/qemu-aarch64-static; server machine srv");
+        assertThat(platform.caveat()).hasValueSatisfying(c -> assertThat(c).contains("mechanics, not performance"));
+
+        EnvironmentFile.write(file, native_);
+        assertThat(EnvironmentFile.read(file).path("server_machine").has("emulation")).as("absent when native").isFalse();
+        assertThat(ServerPlatform.of(EnvironmentFile.read(file))).satisfies(p -> {
+            assertThat(p.arch()).isEqualTo("aarch64");
+            assertThat(p.caveat()).isEmpty();
+        });
+    }
+
     @Test
     void keepsTheStructureRunsHaveAlwaysHad() throws Exception {
         Path file = dir.resolve(EnvironmentFile.NAME);
@@ -124,7 +159,7 @@ class EnvironmentRecordTest {
         assertThat(keys(env.path("machine"))).containsExactly("host", "arch", "cpus", "cpu_model", "kernel", "os",
                 "cpu_governor", "memory_total", "lscpu", "clk_tck", "perf_event_paranoid", "role");
         assertThat(keys(env.path("jdks").path(0))).containsExactly("java", "home", "feature", "vendor", "version", "vmName",
-                "flags");
+                "flags", "os_arch");
         assertThat(keys(env.path("runner_jvm"))).containsExactly("version", "vendor");
         assertThat(keys(env.path("tools"))).containsExactly("wrk", "memcached", "taskset");
         assertThat(keys(env.path("manifest").path(0))).containsExactly("name", "module", "jar", "mode", "min_jdk",

@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testbed.runfolder.compare.CompareWriter;
+import org.testbed.runfolder.environment.EmulationSection;
 import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.ResultRow;
@@ -188,6 +189,35 @@ class ReportWriterTest {
         String dom = Chromium.dumpDom(page);
         assertThat(dom).contains("data-render=\"ok\"").contains("Environments side by side").contains("1.250");
         assertThat(count(dom, "<svg")).isEqualTo(3);
+    }
+
+    /** An emulated server's run: the report and the compare page say so above their figures, and name both archs. */
+    @Test
+    void anEmulatedServerIsSaidAboveTheFiguresOfTheReportAndTheComparePage(@TempDir Path dir) throws Exception {
+        Path a = Files.createDirectories(dir.resolve("x86"));
+        Path b = Files.createDirectories(dir.resolve("arm64"));
+        syntheticRun(a, 1.0);
+        syntheticRun(b, 0.03);
+        Files.writeString(a.resolve("environment.json"), "{\"run\":{\"run_id\":\"x86\"},\"server_machine\":{\"host\":\"vm\","
+                + "\"arch\":\"x86_64\",\"cpus\":2,\"cpu_model\":\"EPYC\",\"jdks\":[{\"version\":\"17.0.15\",\"os_arch\":\"x86_64\"}]}}");
+        Files.writeString(b.resolve("environment.json"), "{\"run\":{\"run_id\":\"arm64\"},\"server_machine\":{\"host\":\"vm\","
+                + "\"arch\":\"x86_64\",\"cpus\":2,\"cpu_model\":\"EPYC\",\"jdks\":[{\"version\":\"17.0.21\",\"os_arch\":\"aarch64\"}],"
+                + "\"emulation\":{\"jvm_arch\":\"aarch64\",\"machine_arch\":\"x86_64\",\"executable\":\"/usr/bin/qemu-aarch64-static\","
+                + "\"caveat\":\"" + EmulationSection.caveat("aarch64", "x86_64") + "\"}}}");
+
+        String report = Chromium.dumpDom(ReportWriter.write(b));
+        assertThat(report).contains("data-render=\"ok\"").contains("id=\"emulation-note\"")
+                .contains("Emulated: the server's aarch64 JVM was emulated on an x86_64 machine: its figures are mechanics, not performance");
+        assertThat(Chromium.dumpDom(ReportWriter.write(a))).contains("data-render=\"ok\"").doesNotContain("id=\"emulation-note\"");
+
+        String compare = Chromium.dumpDom(CompareWriter.html(a, b, CompareWriter.load(a, b), dir.resolve("compare.html")));
+        assertThat(compare).contains("data-render=\"ok\"")
+                .contains("A ran on x86_64; server machine vm, EPYC, 2 CPUs; JDK 17.0.15. B ran on aarch64, emulated on x86_64 by"
+                        + " /usr/bin/qemu-aarch64-static; server machine vm, EPYC, 2 CPUs; JDK 17.0.21. Servers of different archs:"
+                        + " x86_64 against aarch64.")
+                .contains("Emulated: B: the server's aarch64 JVM was emulated");
+        assertThat(CompareWriter.platforms(a, b)).startsWith("A: x86_64; server machine vm")
+                .contains("\nservers of different archs: x86_64 (A) against aarch64 (B)\nCAVEAT B: the server's aarch64 JVM");
     }
 
     @Test

@@ -77,7 +77,7 @@ public final class Environment {
 
     public static JdkSection jdk(JdkInfo info) {
         return new JdkSection(info.java(), info.home(), info.feature(), info.vendor(), info.version(), info.vmName(),
-                info.flags());
+                info.flags(), info.osArch());
     }
 
     public static List<ManifestEntry> manifest(List<Variant> variants) {

@@ -6,14 +6,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.testbed.runfolder.Machine;
 
 /**
  * What a {@code java} launcher is: vendor, version, VM, and the flags it ends up with (its
  * ergonomics: collector, heap sizes), read by running it once with
  * {@code -XshowSettings:properties -XX:+PrintCommandLineFlags -version}.
+ *
+ * @param osArch its {@code os.arch} as {@code uname -m} names it: the arch of the code it runs (under an
+ *               emulator, not its machine's); empty when it did not say
  */
 public record JdkInfo(String java, String home, int feature, String vendor, String version, String vmName,
-                      String flags) {
+                      String flags, String osArch) {
 
     /** The CSV's {@code jdk} value, e.g. {@code 17.0.16+8-Debian-1deb12u1}. */
     public String label() {
@@ -55,7 +59,8 @@ public record JdkInfo(String java, String home, int feature, String vendor, Stri
             f = 0;
         }
         return new JdkInfo(java, property(out, "java.home"), f, property(out, "java.vendor"),
-                property(out, "java.runtime.version"), property(out, "java.vm.name"), flags);
+                property(out, "java.runtime.version"), property(out, "java.vm.name"), flags,
+                property(out, "os.arch").isEmpty() ? "" : Machine.archName(property(out, "os.arch")));
     }
 
     private static String property(String out, String name) {

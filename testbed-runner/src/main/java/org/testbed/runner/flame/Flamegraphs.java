@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import org.testbed.runner.env.Environment;
 
@@ -46,6 +47,11 @@ public final class Flamegraphs {
 
         /** Brings the file written at {@link #writePath} to {@code local}. */
         void fetch(Path local) throws IOException;
+
+        /** Why this JVM cannot be profiled at all, so that no step tries; empty when it can be. */
+        default Optional<String> unprofilable() {
+            return Optional.empty();
+        }
     }
 
     private final Path library;

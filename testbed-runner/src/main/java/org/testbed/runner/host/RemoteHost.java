@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.testbed.deploy.DeployException;
 import org.testbed.deploy.Deployer;
@@ -21,6 +22,7 @@ import org.testbed.deploy.Deployment;
 import org.testbed.deploy.RemoteResult;
 import org.testbed.deploy.RemoteSettings;
 import org.testbed.deploy.SshTarget;
+import org.testbed.runfolder.environment.EmulationSection;
 import org.testbed.runfolder.environment.JdkSection;
 import org.testbed.runfolder.environment.MachineSection;
 import org.testbed.runfolder.environment.NetworkPathSection;
@@ -45,6 +47,8 @@ public final class RemoteHost implements AutoCloseable {
     private final ServerMachine machine;
     private final Path launcher;
     private final Map<String, JdkInfo> jdks = new LinkedHashMap<>();
+    /** The first server whose JVM ran under an emulator there (environment.json's server_machine.emulation). */
+    private Optional<EmulationSection> emulation = Optional.empty();
     /** The health round trips to each variant started there, by variant, in the order they started. */
     private final Map<String, RoundTrips> roundTrips = new LinkedHashMap<>();
     private final String memcachedServers;
@@ -161,8 +165,13 @@ public final class RemoteHost implements AutoCloseable {
         RemoteServer server = null;
         try {
             RemoteResult pid = machine.run(ServerMachine.SHORT, "cat", deployer.directory() + "/testbed.pid");
-            server = new RemoteServer(machine, deployer, Long.parseLong(pid.stdout().strip()), baseUri(tls),
-                    jdk(javaOf(targetSays), jvmArgs), label(), problems);
+            long serverPid = Long.parseLong(pid.stdout().strip());
+            JdkInfo jdk = jdk(javaOf(targetSays), jvmArgs);
+            Optional<EmulationSection> emulated = emulation(serverPid, jdk);
+            if (emulation.isEmpty()) {
+                emulation = emulated;
+            }
+            server = new RemoteServer(machine, deployer, serverPid, baseUri(tls), jdk, label(emulated), problems);
             List<Double> rtt = NetworkPath.pingHealth(server.baseUri());
             roundTrips.put(variant.name(), NetworkPath.describe(rtt));
             return server;
@@ -205,9 +214,24 @@ public final class RemoteHost implements AutoCloseable {
         }
     }
 
-    /** The server's machine as results.csv names it. */
-    MachineLabel label() {
-        return new MachineLabel(facts.host(), facts.arch(), facts.cpuModel(), facts.cpus());
+    /** The server's machine as results.csv names it: by the arch of the server's code when that was emulated. */
+    MachineLabel label(Optional<EmulationSection> emulated) {
+        return new MachineLabel(facts.host(), emulated.map(EmulationSection::jvmArch).orElse(facts.arch()), facts.cpuModel(),
+                facts.cpus(), emulated);
+    }
+
+    /** Whether a server's JVM ran under an emulator there, as the first server that did records it; empty when native. */
+    public Optional<EmulationSection> emulation() {
+        return emulation;
+    }
+
+    /** Whether the JVM of the server {@code pid} runs under an emulator there: its arch against the machine's, and its executable. */
+    private Optional<EmulationSection> emulation(long pid, JdkInfo jdk) {
+        if (jdk.osArch().isEmpty() || jdk.osArch().equals(facts.arch())) {
+            return Optional.empty();
+        }
+        RemoteResult exe = machine.run(ServerMachine.SHORT, "readlink", "/proc/" + pid + "/exe");
+        return JvmEmulation.of(facts.arch(), jdk.osArch(), exe.ok() ? exe.stdout() : "");
     }
 
     private URI baseUri(boolean tls) {

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.testbed.deploy.Deployer;
 import org.testbed.deploy.RemoteResult;
+import org.testbed.runfolder.counters.CounterReading;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.proc.CgroupCpu;
@@ -211,14 +212,53 @@ public final class RemoteServer implements RunningServer {
         return jdk;
     }
 
+    /** perf stat attached to it there; under an emulator, nothing, with the reason (the counts would be the emulator's). */
     @Override
     public EventCounting countEvents(Path output) {
+        if (label.emulation().isPresent()) {
+            CounterReading none = CounterReading.unavailable("not counted: the server's JVM is " + label.describeArch()
+                    + ", so perf would count the emulator's " + label.emulation().get().machineArch()
+                    + " instructions and cycles, not its " + label.arch() + " code's");
+            return () -> none;
+        }
         return RemotePerfStat.attach(machine, deployer.directory(), pid, output);
     }
 
+    /**
+     * It, profiled there through jcmd; under an emulator, a profile that fails with the reason at its
+     * start (the step goes on without a flame graph).
+     */
     @Override
     public Flamegraphs.Profiled profiled(Flamegraphs flamegraphs) {
+        if (label.emulation().isPresent()) {
+            return new Unprofiled("not profiled: the server's JVM is " + label.describeArch() + "; its JDK's jcmd, which"
+                    + " loads the profiler, is an " + label.arch() + " program that machine runs only through the emulator,"
+                    + " and the proportions of an emulated run are the emulator's, not an " + label.arch() + " machine's");
+        }
         return new RemoteProfiled(machine, deployer.directory(), pid, jdk.home(), label.arch());
+    }
+
+    /** A server that cannot be profiled: each call fails with why. */
+    private record Unprofiled(String why) implements Flamegraphs.Profiled {
+        @Override
+        public Optional<String> unprofilable() {
+            return Optional.of(why);
+        }
+
+        @Override
+        public void load(String arguments) throws IOException {
+            throw new IOException(why);
+        }
+
+        @Override
+        public String writePath(Path local) {
+            return local.toString();
+        }
+
+        @Override
+        public void fetch(Path local) throws IOException {
+            throw new IOException(why);
+        }
     }
 
     @Override

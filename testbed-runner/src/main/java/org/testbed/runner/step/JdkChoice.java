@@ -102,7 +102,7 @@ final class JdkChoice {
             wrapper.toFile().setExecutable(true);
             JdkInfo info = JdkInfo.probe(wrapper, settings.servers().jvmArgs());
             return new JdkInfo(java.toString(), info.home(), info.feature(), info.vendor(), info.version(),
-                    info.vmName(), info.flags());
+                    info.vmName(), info.flags(), info.osArch());
         } finally {
             Files.deleteIfExists(wrapper);
         }

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.testbed.runfolder.environment.EmulationSection;
 import org.testbed.runfolder.environment.EnvironmentRecord;
 import org.testbed.runfolder.environment.JdkSection;
 import org.testbed.runfolder.environment.MachineSection;
@@ -21,7 +23,7 @@ import org.testbed.variant.Variant;
  */
 final class RemoteRun {
     /** Until a variant is deployed the JDK is not known here: the server's machine chooses it. */
-    static final JdkInfo PENDING_JDK = new JdkInfo("", "", 0, "", "chosen on the server's machine", "", "");
+    static final JdkInfo PENDING_JDK = new JdkInfo("", "", 0, "", "chosen on the server's machine", "", "", "");
     /** Stands for the java of each variant: testbed-launch finds one on the server's machine. */
     private static final Path CHOSEN_THERE = Path.of("java");
 
@@ -57,16 +59,17 @@ final class RemoteRun {
      * been deployed there (its JDK and round trips known).
      */
     static EnvironmentRecord record(EnvironmentRecord env, RemoteHost host, RunSettings settings) {
-        return onTwoMachines(env, host.destination(), host.machine(), host.jdks(), host.network(),
+        return onTwoMachines(env, host.destination(), host.machine(), host.jdks(), host.emulation(), host.network(),
                 settings.serverHost().orElseThrow());
     }
 
     /** {@link #record} from what the server's machine told. */
     static EnvironmentRecord onTwoMachines(EnvironmentRecord env, String destination, MachineSection serverFacts,
-                                           List<JdkSection> serverJdks, NetworkPathSection network, RemoteHostSettings there) {
+                                           List<JdkSection> serverJdks, Optional<EmulationSection> emulation,
+                                           NetworkPathSection network, RemoteHostSettings there) {
         ServerMachineSection server = new ServerMachineSection(serverFacts.withRole("server"),
                 "not pinned by the runner: the server's machine is its own (its allowed CPUs are above)", there.directory(),
-                there.address() + ":" + there.appPort(), serverJdks);
+                there.address() + ":" + there.appPort(), serverJdks, emulation);
         return env.onTwoMachines(
                 env.run().onTwoMachines("two machines: the server on " + destination + ", the load from this machine", destination),
                 env.pinning().withServerMachine("not pinned by the runner (the server's machine is its own)"),

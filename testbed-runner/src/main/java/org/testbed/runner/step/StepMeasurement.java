@@ -83,12 +83,9 @@ final class StepMeasurement {
 
         ServerSnapshot before = ServerSnapshot.before(server, memcachedPid);
         String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
-        Flamegraphs.Profiled profiled = flamegraphs != null ? server.profiled(flamegraphs) : null;
         Path flameFile = settings.output().out().resolve("flame").resolve(variant.name()).resolve(slug + ".html");
-        if (flamegraphs != null) {
-            Files.createDirectories(flameFile.getParent());
-            flamegraphs.start(profiled, flameFile);
-        }
+        Flamegraphs.Profiled profiled = flamegraphs != null
+                ? startFlamegraph(variant, server.profiled(flamegraphs), flameFile, slug) : null;
         EventCounting perf = settings.observation().counters()
                 ? server.countEvents(settings.output().out().resolve("counters").resolve(variant.name()).resolve(slug + ".txt"))
                 : null;
@@ -112,7 +109,7 @@ final class StepMeasurement {
             if (perf != null) {
                 counted = perf.stop();
             }
-            if (flamegraphs != null) {
+            if (profiled != null) {
                 drawn = stopFlamegraph(variant, profiled, flameFile, slug);
             }
         }
@@ -205,6 +202,30 @@ final class StepMeasurement {
                 warmUp.settled() ? "the server was steady" : "NOT SETTLED: it ended at the --warmup limit",
                 trend.firstMedian(), trend.lastMedian(), 100 * trend.change(), 100 * trend.threshold(),
                 trend.steady() ? "steady" : "NOT STEADY (still trending; its figures describe a moving target)");
+    }
+
+    /**
+     * Starts the profiler in the server, or says why not and returns null: a server that cannot be
+     * profiled (its JVM emulated, no jcmd there) is still measured, without a flame graph. A reason
+     * that holds for every step of the variant is reported once.
+     */
+    private Flamegraphs.Profiled startFlamegraph(Variant variant, Flamegraphs.Profiled profiled, Path file, String slug) {
+        Optional<String> never = profiled.unprofilable();
+        if (never.isPresent()) {
+            String problem = variant.name() + " flame graphs: " + never.get();
+            if (!problems.contains(problem)) {
+                problems.add(problem);
+            }
+            return null;
+        }
+        try {
+            Files.createDirectories(file.getParent());
+            flamegraphs.start(profiled, file);
+            return profiled;
+        } catch (IOException e) {
+            problems.add(variant.name() + " " + slug + " flame graph: " + e.getMessage());
+            return null;
+        }
     }
 
     /** Whether the flame graph {@code file} and its heat map were drawn; a failure is a problem, not the step's end. */

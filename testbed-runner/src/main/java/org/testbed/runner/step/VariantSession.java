@@ -95,7 +95,7 @@ final class VariantSession {
             // On the server's machine the JDK is the one it chose, known once the variant is deployed.
             JdkInfo serverJdk = server.jdk() != null ? server.jdk() : jdk;
             if (server.jdk() != null) {
-                progress.info("   on " + server.machine().host() + " (" + server.machine().arch() + "), JDK "
+                progress.info("   on " + server.machine().host() + " (" + server.machine().describeArch() + "), JDK "
                         + serverJdk.label());
             }
             Target target = Target.of(server.baseUri());

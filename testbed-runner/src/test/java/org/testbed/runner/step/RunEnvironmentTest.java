@@ -114,10 +114,10 @@ class RunEnvironmentTest {
         NetworkPathSection network = new NetworkPathSection("10.0.0.1", "eth0 mtu 1500", "eth0 mtu 1500",
                 Map.of("jetty", new RoundTrips("20 GETs", 0.1, 0.2, 0.3)));
         RemoteHostSettings remote = settings.serverHost().orElseThrow();
-        env = RemoteRun.onTwoMachines(env, "root@srv", server, List.of(), network, remote);
+        env = RemoteRun.onTwoMachines(env, "root@srv", server, List.of(), Optional.empty(), network, remote);
         env = env.withRun(env.run().withMemcached("127.0.0.1:22222", true));
         // At the end, again: every variant deployed, its JDK there known.
-        env = RemoteRun.onTwoMachines(env, "root@srv", server, List.of(Environment.jdk(there)), network, remote);
+        env = RemoteRun.onTwoMachines(env, "root@srv", server, List.of(Environment.jdk(there)), Optional.empty(), network, remote);
         env = RunEnvironment.finished(env, settings, started, Optional.empty(), List.of(), List.of());
 
         JsonNode json = written(env);
