@@ -24,13 +24,23 @@ final class PlanXml {
                 .string("TestPlan.comments", "Generated from the scenario library (testbed-jmeter); do not edit, regenerate.")
                 .bool("TestPlan.functional_mode", false)
                 .bool("TestPlan.serialize_threadgroups", false)
-                .elementProp("TestPlan.user_defined_variables", "Arguments").collection("Arguments.arguments").end().end()
+                .elementProp("TestPlan.user_defined_variables", "Arguments").collection("Arguments.arguments")
+                // Which engine ran a sample: each remote engine is started with its own testbed.engine, and
+                // sample_variables writes this variable beside every sample (JMeterDriver.ENGINE).
+                .elementProp(JMeterDriver.ENGINE, "Argument")
+                .string("Argument.name", JMeterDriver.ENGINE)
+                .string("Argument.value", "${__P(" + JMeterDriver.ENGINE_PROPERTY + "," + JMeterDriver.LOCAL_ENGINE + ")}")
+                .string("Argument.metadata", "=")
+                .end()
+                .end().end()
                 .end().children();
         threadGroup(w, settings);
         w.children();
         // Each loop: the thread's next row, then the sampler its operation names.
         w.element("CSVDataSet", "TestBeanGUI", "lane")
-                .string("filename", lanes.resolve("lane-${__threadNum}.tsv").toString())
+                // A remote engine reads its own users' lanes from where they were copied (testbed.lanes there).
+                .string("filename", "${__P(" + JMeterDriver.LANES_PROPERTY + "," + lanes.toString().replace(",", "\\,")
+                        + ")}/lane-${__threadNum}.tsv")
                 .string("fileEncoding", "US-ASCII")
                 .string("variableNames", String.join(",", JMeterPlan.COLUMNS))
                 .bool("ignoreFirstLine", false)
@@ -54,7 +64,8 @@ final class PlanXml {
     /** The closed model: every user started at once, each looping until the scheduler's seconds are over. */
     private static void threadGroup(JmxWriter w, JMeterPlan.Settings settings) {
         w.element("ThreadGroup", "ThreadGroupGui", "users")
-                .string("ThreadGroup.num_threads", Integer.toString(settings.users()))
+                // On several engines each runs its share of the users (testbed.users there): JMeter's count is per engine.
+                .string("ThreadGroup.num_threads", "${__P(" + JMeterDriver.USERS_PROPERTY + "," + settings.users() + ")}")
                 .string("ThreadGroup.ramp_time", "0")
                 // The same user on every loop: its connection (and cookies) are kept, not reset per iteration.
                 .bool("ThreadGroup.same_user_on_next_iteration", true)

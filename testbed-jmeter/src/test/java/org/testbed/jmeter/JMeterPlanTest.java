@@ -55,13 +55,15 @@ class JMeterPlanTest {
         HashTree tree = SaveService.loadTree(plan.toFile());
 
         ThreadGroup group = only(tree, ThreadGroup.class);
-        assertThat(group.getNumThreads()).isEqualTo(4);
+        assertThat(group.getPropertyAsString(ThreadGroup.NUM_THREADS)).as("4 users unless an engine is told its share")
+                .isEqualTo("${__P(testbed.users,4)}");
         assertThat(group.getScheduler()).isTrue();
         assertThat(group.getDuration()).isEqualTo(7);
         assertThat(group.getRampUp()).isZero();
 
         CSVDataSet lane = only(tree, CSVDataSet.class);
-        assertThat(lane.getPropertyAsString("filename")).endsWith("lanes/lane-${__threadNum}.tsv");
+        assertThat(lane.getPropertyAsString("filename")).as("the lanes here unless an engine is told where its own are")
+                .startsWith("${__P(testbed.lanes,").endsWith("lanes)}/lane-${__threadNum}.tsv");
         assertThat(lane.getPropertyAsString("shareMode")).isEqualTo("shareMode.thread");
         assertThat(lane.getPropertyAsString("variableNames")).isEqualTo("operation,path,body,expected");
         assertThat(only(tree, SwitchController.class).getPropertyAsString("SwitchController.value")).isEqualTo("${operation}");

@@ -9,6 +9,7 @@ import org.testbed.driver.Level;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.price.PriceList;
 import org.testbed.runner.capacity.CapacityPlan;
+import org.testbed.runner.host.LoadHosts;
 import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.variant.Variant;
 
@@ -29,10 +30,18 @@ import org.testbed.variant.Variant;
  *                   driven from here
  * @param price with {@code --price-per-hour} or {@code --prices}: what the server's machine costs per hour, matched
  *              to it once it is known ({@link RunPrice}), so that every step gets its cost per million requests
+ * @param loadHosts with {@code --load-hosts}: the machines JMeter's engines send the load from (distributed mode)
  */
 public record RunSettings(Output output, Load load, Servers servers, Observation observation,
                           List<Conditions> conditionSets, Optional<CapacityPlan> capacity,
-                          Optional<RemoteHostSettings> serverHost, Optional<PriceList> price) {
+                          Optional<RemoteHostSettings> serverHost, Optional<PriceList> price,
+                          Optional<LoadHosts.Settings> loadHosts) {
+
+    /** Settings whose load comes from this machine. */
+    public RunSettings(Output output, Load load, Servers servers, Observation observation, List<Conditions> conditionSets,
+                       Optional<CapacityPlan> capacity, Optional<RemoteHostSettings> serverHost, Optional<PriceList> price) {
+        this(output, load, servers, observation, conditionSets, capacity, serverHost, price, Optional.empty());
+    }
 
     /**
      * @param root the repository root (variants.conf, the variant jars)
@@ -87,6 +96,7 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
     public RunSettings {
         conditionSets = conditionSets == null || conditionSets.isEmpty() ? List.of(Conditions.PLAIN) : List.copyOf(conditionSets);
         price = price == null ? Optional.empty() : price;
+        loadHosts = loadHosts == null ? Optional.empty() : loadHosts;
     }
 
     /**
@@ -99,7 +109,7 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
 
     /** These settings with one set of conditions: what one variant session runs under. */
     public RunSettings forConditions(Conditions conditions) {
-        return new RunSettings(output, load, servers, observation, List.of(conditions), capacity, serverHost, price);
+        return new RunSettings(output, load, servers, observation, List.of(conditions), capacity, serverHost, price, loadHosts);
     }
 
     /** The conditions as the console and environment.json show them: {@code plain,tls}. */
