@@ -118,6 +118,7 @@ public final class JMeterDriver implements LoadDriver {
     private final Path workDir;
     private final Duration requestTimeout;
     private final LoadEngines engines;
+    private final JMeterPlan.Pacing pacing;
 
     /** {@code workDir}: where each step's plan, JMeter log and (while it is read) results go. */
     public JMeterDriver(JMeterHome home, Path workDir, Duration requestTimeout) {
@@ -129,6 +130,16 @@ public final class JMeterDriver implements LoadDriver {
      * machines, each running its share of every step's users; null for the load from this machine.
      */
     public JMeterDriver(JMeterHome home, Path workDir, Duration requestTimeout, LoadEngines engines) {
+        this(home, workDir, requestTimeout, engines, JMeterPlan.Pacing.NONE);
+    }
+
+    /**
+     * {@code pacing}: the realistic users' ramp-up and think time; each step's window is then the
+     * steady part after the ramp, its figures from the samples that ended in it.
+     */
+    public JMeterDriver(JMeterHome home, Path workDir, Duration requestTimeout, LoadEngines engines,
+                        JMeterPlan.Pacing pacing) {
+        this.pacing = pacing;
         this.home = home;
         this.workDir = workDir;
         this.requestTimeout = requestTimeout;
@@ -156,7 +167,7 @@ public final class JMeterDriver implements LoadDriver {
         Files.createDirectories(workDir);
         Path step = Files.createTempDirectory(workDir, workload.name() + "-c" + level.concurrency() + "-");
         Path plan = JMeterPlan.write(step, workload,
-                JMeterPlan.Settings.closed(target, level.concurrency(), seconds, requestTimeout));
+                JMeterPlan.Settings.closed(target, level.concurrency(), seconds, requestTimeout, pacing));
         Path properties = step.resolve("step.properties");
         Files.write(properties, PROPERTIES, StandardCharsets.UTF_8);
         Path results = step.resolve("results.jtl");
@@ -224,7 +235,7 @@ public final class JMeterDriver implements LoadDriver {
         Thread reader = new Thread(() -> readOutput(jmeter, output, atStart, atEnd), "jmeter-output");
         reader.setDaemon(true);
         reader.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds + GRACE_SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(pacing.rampSeconds() + seconds + GRACE_SECONDS);
         while (!jmeter.waitFor(250, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
             RuntimeException lost = remote == null ? null : remote.lost();
             if (lost != null) {
@@ -260,7 +271,9 @@ public final class JMeterDriver implements LoadDriver {
         if (firstStart[0] == Long.MAX_VALUE) {
             throw new IOException("JMeter sent no request: " + String.join(" ", command) + "\n" + text + logTail(log));
         }
-        JtlWindow window = new JtlWindow(Operations.of(workload).labels(), firstStart[0], seconds);
+        // With a ramp-up the window is the steady part after it, as Gatling's RealisticUsers measures.
+        JtlWindow window = new JtlWindow(Operations.of(workload).labels(),
+                firstStart[0] + TimeUnit.SECONDS.toMillis(pacing.rampSeconds()), seconds);
         JtlReader.read(results, window::add);
         // JMeter's CPU from its test start to its test end (else to its exit), at the rate it used it
         // over its test, for the window: its test runs a little longer than the window (its threads
@@ -276,7 +289,11 @@ public final class JMeterDriver implements LoadDriver {
                 + report(level, seconds, window, latency, operations, cpuMs, startupCpuMs, step)
                 + String.format(Locale.ROOT, "JMeter's CPU over its test (%d ms from its start line to its end line):"
                         + " %.0f ms; over its whole life: %.0f ms%n", testMillis, testCpuMs, totalCpuMs)
-                + (remote == null ? "" : engines(window, engineCpu, seconds, remote, users));
+                + (remote == null ? "" : engines(window, engineCpu, seconds, remote, users))
+                + (pacing.isNone() ? "" : String.format(Locale.ROOT, "realistic users: started evenly over %d s, a think time of"
+                        + " %d-%d ms (uniform) before each request; the window is the %d s after the ramp-up, whose %d samples"
+                        + " are left out%n", pacing.rampSeconds(), pacing.think().min().toMillis(),
+                        pacing.think().max().toMillis(), seconds, window.beforeWindow));
         // Spread over the load hosts, the busiest one says whether the load side measured itself.
         double busiest = engineCpu.stream().mapToDouble(LoadEngines.EngineCpu::pct).max().orElse(Double.NaN);
         return new LoadResult(NAME, new Throughput(window.requests, window.errors, seconds, window.perSecond()),

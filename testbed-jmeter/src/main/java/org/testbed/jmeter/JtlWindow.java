@@ -39,6 +39,7 @@ final class JtlWindow {
     long requests;
     long errors;
     long afterWindow;
+    long beforeWindow;
     long unlabelled;
 
     /** {@code labels}: the workload's operations, in its order. */
@@ -58,6 +59,10 @@ final class JtlWindow {
 
     void add(JtlReader.Sample s) {
         long end = s.endMillis();
+        if (end < startMillis) {
+            beforeWindow++; // the ramp-up of realistic users: not the steady part
+            return;
+        }
         if (end >= endMillis) {
             afterWindow++;
             return;

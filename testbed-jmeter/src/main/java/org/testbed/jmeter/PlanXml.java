@@ -50,6 +50,14 @@ final class PlanXml {
                 .bool("stopThread", false)
                 .string("shareMode", "shareMode.thread")
                 .end().noChildren();
+        if (!settings.pacing().think().isNone()) {
+            // Think time before each request of the user's (a timer runs before the samplers in its scope).
+            long min = settings.pacing().think().min().toMillis();
+            w.element("UniformRandomTimer", "UniformRandomTimerGui", "think")
+                    .string("ConstantTimer.delay", Long.toString(min))
+                    .string("RandomTimer.range", Long.toString(settings.pacing().think().max().toMillis() - min))
+                    .end().noChildren();
+        }
         w.element("SwitchController", "SwitchControllerGui", "operation")
                 .string("SwitchController.value", "${operation}")
                 .end().children();
@@ -61,12 +69,15 @@ final class PlanXml {
         return w.text();
     }
 
-    /** The closed model: every user started at once, each looping until the scheduler's seconds are over. */
+    /**
+     * The closed model: every user started at once (or evenly over the pacing's ramp), each looping
+     * until the scheduler's seconds (after the ramp) are over.
+     */
     private static void threadGroup(JmxWriter w, JMeterPlan.Settings settings) {
         w.element("ThreadGroup", "ThreadGroupGui", "users")
                 // On several engines each runs its share of the users (testbed.users there): JMeter's count is per engine.
                 .string("ThreadGroup.num_threads", "${__P(" + JMeterDriver.USERS_PROPERTY + "," + settings.users() + ")}")
-                .string("ThreadGroup.ramp_time", "0")
+                .string("ThreadGroup.ramp_time", Long.toString(settings.pacing().rampSeconds()))
                 // The same user on every loop: its connection (and cookies) are kept, not reset per iteration.
                 .bool("ThreadGroup.same_user_on_next_iteration", true)
                 .string("ThreadGroup.on_sample_error", "continue")
@@ -75,7 +86,7 @@ final class PlanXml {
                 .bool("LoopController.continue_forever", false)
                 .end()
                 .bool("ThreadGroup.scheduler", true)
-                .string("ThreadGroup.duration", Long.toString(settings.seconds()))
+                .string("ThreadGroup.duration", Long.toString(settings.pacing().rampSeconds() + settings.seconds()))
                 .string("ThreadGroup.delay", "0")
                 .end();
     }

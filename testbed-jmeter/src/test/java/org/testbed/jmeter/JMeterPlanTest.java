@@ -50,6 +50,20 @@ class JMeterPlanTest {
     }
 
     @Test
+    void realisticUsersRampUpAndThinkBeforeEachRequest() throws Exception {
+        JMeterPlan.Pacing pacing = new JMeterPlan.Pacing(Duration.ofSeconds(20),
+                new org.testbed.scenario.ThinkTime(Duration.ofMillis(500), Duration.ofMillis(2000)));
+        Path plan = JMeterPlan.write(dir, mix(), JMeterPlan.Settings.closed(TARGET, 10, 30, Duration.ofSeconds(3), pacing));
+        HashTree tree = SaveService.loadTree(plan.toFile());
+        ThreadGroup group = only(tree, ThreadGroup.class);
+        assertThat(group.getRampUp()).isEqualTo(20);
+        assertThat(group.getDuration()).as("the ramp, then the window").isEqualTo(50);
+        org.apache.jmeter.timers.UniformRandomTimer think = only(tree, org.apache.jmeter.timers.UniformRandomTimer.class);
+        assertThat(think.getPropertyAsString("ConstantTimer.delay")).isEqualTo("500");
+        assertThat(think.getPropertyAsString("RandomTimer.range")).isEqualTo("1500");
+    }
+
+    @Test
     void mixPlanHasOneKeepAliveSamplerPerOperationUnderAClosedModel() throws Exception {
         Path plan = JMeterPlan.write(dir, mix(), new JMeterPlan.Settings(TARGET, 4, 7, Duration.ofSeconds(3), 2000));
         HashTree tree = SaveService.loadTree(plan.toFile());

@@ -28,6 +28,8 @@ import org.testbed.driver.Target;
 import org.testbed.driver.WrkDriver;
 import org.testbed.jmeter.JMeterDriver;
 import org.testbed.jmeter.JMeterHome;
+import org.testbed.jmeter.JMeterPlan;
+import org.testbed.scenario.ThinkTime;
 import org.testbed.runner.host.LoadHosts;
 import org.testbed.runner.step.Levels;
 import org.testbed.runner.step.Pinning;
@@ -237,6 +239,16 @@ final class RunCommand implements Callable<Integer> {
                     + " unless absolute)")
     String serverDir;
 
+    @Option(names = "--ramp", paramLabel = "TIME",
+            description = "With --driver jmeter: realistic users, started evenly over this time before each step's window"
+                    + " (JMeter's ramp-up); the window is the --duration after it")
+    String ramp;
+
+    @Option(names = "--think", paramLabel = "MIN-MAX",
+            description = "With --driver jmeter: realistic users' think time before each request, drawn evenly from"
+                    + " MIN-MAX (e.g. 500ms-2s), as the scenario library's realistic users and Gatling's RealisticUsers")
+    String think;
+
     @Option(names = "--load-hosts", split = ",", paramLabel = "USER@HOST",
             description = "With --driver jmeter: send the load from these machines with JMeter's distributed mode. JMeter"
                     + " (the home this build lays out) is copied to each over ssh, one jmeter-server started there per step"
@@ -344,7 +356,7 @@ final class RunCommand implements Callable<Integer> {
                         warmupAtLeast != null ? Levels.duration(warmupAtLeast) : Duration.ZERO,
                         repeat != null ? repeat : p.repeat(), iterations != null ? iterations : p.iterations(), d, delayMs,
                         payloadSize != null ? payloadSize : p.payloadSize() > 0 ? p.payloadSize() : DEFAULT_PAYLOAD,
-                        maxConnections, Levels.duration(timeout), saturation),
+                        maxConnections, Levels.duration(timeout), saturation, pacing(d, plan)),
                 new RunSettings.Servers(selected, Optional.ofNullable(java).map(Path::toAbsolutePath), mixedJdks,
                         jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")), threads,
                         Optional.ofNullable(servers).map(String::strip).filter(s -> !s.isEmpty()), pinning),
@@ -397,6 +409,26 @@ final class RunCommand implements Callable<Integer> {
             return Main.EXIT_GATE_FAILED;
         }
         return status;
+    }
+
+    /** The realistic users of {@code --ramp} and {@code --think}: JMeter's closed-model steps only. */
+    private JMeterPlan.Pacing pacing(String driverName, Map<String, List<Level>> plan) {
+        if (ramp == null && think == null) {
+            return JMeterPlan.Pacing.NONE;
+        }
+        if (!driverName.equals(JMeterDriver.NAME) || gzip || plan.values().stream().flatMap(List::stream).anyMatch(Level::isOpen)) {
+            throw new IllegalArgumentException("--ramp and --think pace JMeter's users: they need --driver jmeter, closed-model"
+                    + " levels (--concurrency) only and no --gzip (other steps would run on testbed-nio without them)");
+        }
+        ThinkTime pause = ThinkTime.NONE;
+        if (think != null) {
+            String[] bounds = think.strip().split("-");
+            if (bounds.length != 2) {
+                throw new IllegalArgumentException("--think takes MIN-MAX, e.g. 500ms-2s, not '" + think + "'");
+            }
+            pause = new ThinkTime(Levels.duration(bounds[0]), Levels.duration(bounds[1]));
+        }
+        return new JMeterPlan.Pacing(ramp == null ? Duration.ZERO : Levels.duration(ramp), pause);
     }
 
     /** The load machines of {@code --load-hosts}, checked; null without it. */

@@ -9,6 +9,7 @@ import org.testbed.driver.Level;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.price.PriceList;
 import org.testbed.runner.capacity.CapacityPlan;
+import org.testbed.jmeter.JMeterPlan;
 import org.testbed.runner.host.LoadHosts;
 import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.variant.Variant;
@@ -66,10 +67,19 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
      * @param maxConnections the open model's connection cap
      * @param timeout per-request timeout of the driver
      * @param saturationPct driver CPU share (of its CPUs) above which a step is flagged
+     * @param pacing with {@code --ramp}/{@code --think} (JMeter only): the realistic users' ramp-up and think time
      */
     public record Load(Map<String, List<Level>> scenarios, Duration duration, Duration warmup, Duration warmupAtLeast,
                        int repeat, int iterations, String driver, int delayMs, int payloadSize, int maxConnections,
-                       Duration timeout, double saturationPct) {
+                       Duration timeout, double saturationPct, JMeterPlan.Pacing pacing) {
+
+        /** Users back to back, started at once. */
+        public Load(Map<String, List<Level>> scenarios, Duration duration, Duration warmup, Duration warmupAtLeast,
+                    int repeat, int iterations, String driver, int delayMs, int payloadSize, int maxConnections,
+                    Duration timeout, double saturationPct) {
+            this(scenarios, duration, warmup, warmupAtLeast, repeat, iterations, driver, delayMs, payloadSize, maxConnections,
+                    timeout, saturationPct, JMeterPlan.Pacing.NONE);
+        }
     }
 
     /**

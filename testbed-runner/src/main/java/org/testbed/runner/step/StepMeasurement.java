@@ -234,7 +234,7 @@ final class StepMeasurement {
                 yield new WrkDriver(wrk, settings.output().out().resolve("wrk"), settings.load().timeout());
             }
             case JMeterDriver.NAME -> new JMeterDriver(JMeterHome.find(settings.output().root()).require(),
-                    settings.output().out().resolve("jmeter"), settings.load().timeout(), loadHosts);
+                    settings.output().out().resolve("jmeter"), settings.load().timeout(), loadHosts, settings.load().pacing());
             default -> null;
         };
         // wrk and JMeter have no open model here, and wrk cannot keep the journey's order: those steps use testbed-nio.
