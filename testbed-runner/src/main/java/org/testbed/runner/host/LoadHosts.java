@@ -381,7 +381,15 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
 
     private static void check(Machine m, RemoteResult result, String what) {
         if (result.timedOut() || result.exitCode() == 255) {
-            throw new ServerLostException("lost the connection to load host " + m.destination() + " (could not " + what + ")");
+            // scp exits with 255 for its own failures too (no SFTP server there): a host that still answers is not lost.
+            try {
+                m.ssh().target().checkConnection();
+            } catch (DeployException e) {
+                throw new ServerLostException("lost the connection to load host " + m.destination() + " (could not " + what
+                        + ": " + e.getMessage() + ")");
+            }
+            throw new DeployException("could not " + what + " on " + m.destination() + ": "
+                    + (result.timedOut() ? "no answer within " + START.toSeconds() + " s" : result.stderr().strip()));
         }
         if (result.exitCode() != 0) {
             throw new DeployException("could not " + what + " on " + m.destination() + ": " + result.output().strip());
