@@ -98,9 +98,9 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
         home.require();
         List<Machine> machines = new ArrayList<>();
         LoadHosts hosts = null;
+        Path archive = work.resolve("jmeter-home.tar");
         try {
             Files.createDirectories(work);
-            Path archive = work.resolve("jmeter-home.tar");
             tar(home.dir(), archive);
             for (int i = 0; i < settings.destinations().size(); i++) {
                 String destination = settings.destinations().get(i);
@@ -127,11 +127,11 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
                 }
                 copyAndUnpack(machine, archive, directory + "/" + HOME);
             }
-            Files.deleteIfExists(archive);
             String local = settings.localAddress() != null ? settings.localAddress() : sourceAddressTowards(machines.get(0).address());
             hosts = new LoadHosts(machines, local, settings.rmiPort(), settings.java());
             return hosts;
         } finally {
+            Files.deleteIfExists(archive); // 70 MB of jars, copied: not the run folder's
             if (hosts == null) {
                 machines.forEach(m -> m.ssh().close());
             }
