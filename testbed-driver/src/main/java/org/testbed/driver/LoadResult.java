@@ -23,10 +23,13 @@ import java.util.Objects;
  * @param operationsUnavailable why {@code operations} is empty although the workload has several
  *     kinds of request (wrk: {@link WrkDriver#ONE_HISTOGRAM}); empty when the figures are there, so
  *     that whoever shows them says why rather than showing nothing
+ * @param loadHostsBusiestPct with the load sent from other machines (JMeter's distributed mode): the
+ *     busiest one's load engine CPU over the window, in % of that machine's CPUs, which flags the
+ *     step's load side saturated as the driver's share of the load CPUs does here; NaN otherwise
  */
 public record LoadResult(String driver, Throughput throughput, ClientLatency clientLatency, double driverCpuMs,
                          int peakConnections, TransportCounts transport, String raw, List<OperationFigures> operations,
-                         IntervalLog intervals, String operationsUnavailable) {
+                         IntervalLog intervals, String operationsUnavailable, double loadHostsBusiestPct) {
 
     public LoadResult {
         Objects.requireNonNull(throughput, "throughput");
@@ -35,6 +38,14 @@ public record LoadResult(String driver, Throughput throughput, ClientLatency cli
         operations = operations == null ? List.of() : List.copyOf(operations);
         intervals = intervals == null ? IntervalLog.NONE : intervals;
         operationsUnavailable = operationsUnavailable == null ? "" : operationsUnavailable;
+    }
+
+    /** A result of load sent from this machine. */
+    public LoadResult(String driver, Throughput throughput, ClientLatency clientLatency, double driverCpuMs,
+                      int peakConnections, TransportCounts transport, String raw, List<OperationFigures> operations,
+                      IntervalLog intervals, String operationsUnavailable) {
+        this(driver, throughput, clientLatency, driverCpuMs, peakConnections, transport, raw, operations, intervals,
+                operationsUnavailable, Double.NaN);
     }
 
     /** A result with every figure it has: its operations' are all there (or it has one operation). */

@@ -56,10 +56,22 @@ import org.testbed.scenario.Workload;
 public final class JMeterDriver implements LoadDriver {
     public static final String NAME = "jmeter";
     /** The heap and collector JMeter's own launch script gives it. */
-    static final List<String> JVM_OPTIONS = List.of("-Xms1g", "-Xmx1g", "-XX:MaxMetaspaceSize=256m", "-XX:+UseG1GC",
+    public static final List<String> JVM_OPTIONS = List.of("-Xms1g", "-Xmx1g", "-XX:MaxMetaspaceSize=256m", "-XX:+UseG1GC",
             "-XX:MaxGCPauseMillis=100", "-XX:G1ReservePercent=20", "-Djava.awt.headless=true");
-    /** What JMeter prints once its plan is loaded and its threads start. */
+    /** What JMeter prints once its plan is loaded and its threads start (on this machine). */
     static final String STARTED = "Starting standalone test";
+    /** What the controller prints as it starts the remote engines' threads (with the time, as the local line). */
+    static final String REMOTE_STARTED = "Starting distributed test";
+    /** The plan's variable naming the engine that took a sample, saved beside each sample ({@code sample_variables}). */
+    public static final String ENGINE = "engine";
+    /** The property each remote engine is started with to name itself in {@link #ENGINE}. */
+    public static final String ENGINE_PROPERTY = "testbed.engine";
+    /** What {@link #ENGINE} says when JMeter runs on this machine. */
+    static final String LOCAL_ENGINE = "local";
+    /** The property telling a remote engine where its users' lanes are. */
+    public static final String LANES_PROPERTY = "testbed.lanes";
+    /** The property telling a remote engine how many users (threads) it runs. */
+    public static final String USERS_PROPERTY = "testbed.users";
     /** What JMeter prints once its threads have ended, before it closes its results and exits. */
     static final String ENDED = "Tidying up";
     /**
@@ -91,6 +103,11 @@ public final class JMeterDriver implements LoadDriver {
             "jmeter.save.saveservice.encoding=false",
             "jmeter.save.saveservice.subresults=false",
             "httpclient.reset_state_on_thread_group_iteration=false",
+            "sample_variables=" + ENGINE,
+            // Distributed mode: RMI without its keystore (the engines are the run's own machines) and
+            // the samples sent back in batches, stripped of their bodies (JMeter's default, stated).
+            "server.rmi.ssl.disable=true",
+            "mode=StrippedBatch",
             "jmeterengine.nongui.port=0");
     /** The epoch milliseconds JMeter prints in parentheses after its start and end lines. */
     private static final Pattern EPOCH = Pattern.compile("\\((\\d{12,})\\)");
@@ -100,12 +117,33 @@ public final class JMeterDriver implements LoadDriver {
     private final JMeterHome home;
     private final Path workDir;
     private final Duration requestTimeout;
+    private final LoadEngines engines;
+    private final JMeterPlan.Pacing pacing;
 
     /** {@code workDir}: where each step's plan, JMeter log and (while it is read) results go. */
     public JMeterDriver(JMeterHome home, Path workDir, Duration requestTimeout) {
+        this(home, workDir, requestTimeout, null);
+    }
+
+    /**
+     * JMeter's distributed mode: the controller here, the load from {@code engines} on other
+     * machines, each running its share of every step's users; null for the load from this machine.
+     */
+    public JMeterDriver(JMeterHome home, Path workDir, Duration requestTimeout, LoadEngines engines) {
+        this(home, workDir, requestTimeout, engines, JMeterPlan.Pacing.NONE);
+    }
+
+    /**
+     * {@code pacing}: the realistic users' ramp-up and think time; each step's window is then the
+     * steady part after the ramp, its figures from the samples that ended in it.
+     */
+    public JMeterDriver(JMeterHome home, Path workDir, Duration requestTimeout, LoadEngines engines,
+                        JMeterPlan.Pacing pacing) {
+        this.pacing = pacing;
         this.home = home;
         this.workDir = workDir;
         this.requestTimeout = requestTimeout;
+        this.engines = engines;
     }
 
     @Override
@@ -129,7 +167,7 @@ public final class JMeterDriver implements LoadDriver {
         Files.createDirectories(workDir);
         Path step = Files.createTempDirectory(workDir, workload.name() + "-c" + level.concurrency() + "-");
         Path plan = JMeterPlan.write(step, workload,
-                JMeterPlan.Settings.closed(target, level.concurrency(), seconds, requestTimeout));
+                JMeterPlan.Settings.closed(target, level.concurrency(), seconds, requestTimeout, pacing));
         Path properties = step.resolve("step.properties");
         Files.write(properties, PROPERTIES, StandardCharsets.UTF_8);
         Path results = step.resolve("results.jtl");
@@ -137,19 +175,53 @@ public final class JMeterDriver implements LoadDriver {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JVM_OPTIONS);
-        command.addAll(List.of("-jar", home.launcher().toString(), "-n", "-t", plan.toString(), "-l", results.toString(),
-                "-j", log.toString(), "-q", properties.toString()));
+        LoadEngines.Running remote = null;
+        List<Integer> users = List.of(level.concurrency());
         try {
-            return measure(command, step, results, log, workload, level, seconds);
+            if (engines != null) {
+                users = LoadEngines.split(level.concurrency(), engines.hosts().size());
+                remote = engines.start(properties, engineLanes(step, users), users);
+                // The engines send their samples back to this address and port: fixed, so that a firewall can let them in.
+                command.add("-Djava.rmi.server.hostname=" + remote.controllerAddress());
+            }
+            command.addAll(List.of("-jar", home.launcher().toString(), "-n", "-t", plan.toString(), "-l", results.toString(),
+                    "-j", log.toString(), "-q", properties.toString()));
+            if (remote != null) {
+                command.addAll(List.of("-R", remote.remoteHosts(), "-Jclient.rmi.localport=" + remote.controllerPort()));
+            }
+            return measure(command, step, results, log, workload, level, seconds, remote, users);
         } finally {
+            if (remote != null) {
+                remote.close();
+            }
             // The lanes and the results are tens of MB a step: read, they go; the plan and JMeter's log stay.
             deleteRecursively(step.resolve(JMeterPlan.LANES_DIR));
             Files.deleteIfExists(results);
         }
     }
 
+    /**
+     * Each engine's lanes: the step's lanes in order, engine {@code i} taking the next {@code users[i]}
+     * of them renamed from 1 (its threads count from 1), as hard links in {@code engine-i/}: the
+     * users of all engines together send what as many users on this machine would, never a key twice.
+     */
+    private static List<Path> engineLanes(Path step, List<Integer> users) throws IOException {
+        List<Path> dirs = new ArrayList<>();
+        int next = 1;
+        for (int engine = 0; engine < users.size(); engine++) {
+            Path dir = Files.createDirectories(step.resolve("engine-" + (engine + 1)));
+            for (int thread = 1; thread <= users.get(engine); thread++, next++) {
+                Files.createLink(dir.resolve(JMeterPlan.laneFile(thread)),
+                        step.resolve(JMeterPlan.LANES_DIR).resolve(JMeterPlan.laneFile(next)));
+            }
+            dirs.add(dir);
+        }
+        return dirs;
+    }
+
     private LoadResult measure(List<String> command, Path step, Path results, Path log, Workload workload, Level level,
-                               long seconds) throws IOException, InterruptedException {
+                               long seconds, LoadEngines.Running remote, List<Integer> users)
+            throws IOException, InterruptedException {
         ProcStat before = ProcStat.self();
         Process jmeter;
         try {
@@ -163,13 +235,27 @@ public final class JMeterDriver implements LoadDriver {
         Thread reader = new Thread(() -> readOutput(jmeter, output, atStart, atEnd), "jmeter-output");
         reader.setDaemon(true);
         reader.start();
-        if (!jmeter.waitFor(seconds + GRACE_SECONDS, TimeUnit.SECONDS)) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(pacing.rampSeconds() + seconds + GRACE_SECONDS);
+        while (!jmeter.waitFor(250, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
+            RuntimeException lost = remote == null ? null : remote.lost();
+            if (lost != null) {
+                // A load host gone: the controller would wait for its engine until the grace ran out.
+                jmeter.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                throw lost;
+            }
+        }
+        if (jmeter.isAlive()) {
             jmeter.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             throw new IOException("JMeter did not finish within " + (seconds + GRACE_SECONDS) + " s: "
                     + String.join(" ", command) + "\n" + output + logTail(log));
         }
         reader.join(10_000);
         ProcStat after = ProcStat.self();
+        RuntimeException lostAtEnd = remote == null ? null : remote.lost();
+        if (lostAtEnd != null) {
+            throw lostAtEnd;
+        }
+        List<LoadEngines.EngineCpu> engineCpu = remote == null ? List.of() : remote.cpu();
         String text;
         synchronized (output) {
             text = output.toString();
@@ -185,7 +271,9 @@ public final class JMeterDriver implements LoadDriver {
         if (firstStart[0] == Long.MAX_VALUE) {
             throw new IOException("JMeter sent no request: " + String.join(" ", command) + "\n" + text + logTail(log));
         }
-        JtlWindow window = new JtlWindow(Operations.of(workload).labels(), firstStart[0], seconds);
+        // With a ramp-up the window is the steady part after it, as Gatling's RealisticUsers measures.
+        JtlWindow window = new JtlWindow(Operations.of(workload).labels(),
+                firstStart[0] + TimeUnit.SECONDS.toMillis(pacing.rampSeconds()), seconds);
         JtlReader.read(results, window::add);
         // JMeter's CPU from its test start to its test end (else to its exit), at the rate it used it
         // over its test, for the window: its test runs a little longer than the window (its threads
@@ -200,10 +288,37 @@ public final class JMeterDriver implements LoadDriver {
         String raw = "$ " + String.join(" ", command) + "\n" + text + "\n"
                 + report(level, seconds, window, latency, operations, cpuMs, startupCpuMs, step)
                 + String.format(Locale.ROOT, "JMeter's CPU over its test (%d ms from its start line to its end line):"
-                        + " %.0f ms; over its whole life: %.0f ms%n", testMillis, testCpuMs, totalCpuMs);
+                        + " %.0f ms; over its whole life: %.0f ms%n", testMillis, testCpuMs, totalCpuMs)
+                + (remote == null ? "" : engines(window, engineCpu, seconds, remote, users))
+                + (pacing.isNone() ? "" : String.format(Locale.ROOT, "realistic users: started evenly over %d s, a think time of"
+                        + " %d-%d ms (uniform) before each request; the window is the %d s after the ramp-up, whose %d samples"
+                        + " are left out%n", pacing.rampSeconds(), pacing.think().min().toMillis(),
+                        pacing.think().max().toMillis(), seconds, window.beforeWindow));
+        // Spread over the load hosts, the busiest one says whether the load side measured itself.
+        double busiest = engineCpu.stream().mapToDouble(LoadEngines.EngineCpu::pct).max().orElse(Double.NaN);
         return new LoadResult(NAME, new Throughput(window.requests, window.errors, seconds, window.perSecond()),
                 ClientLatency.closedModel(latency), cpuMs, level.concurrency(), TransportCounts.NONE, raw, operations,
-                window.intervals(seconds));
+                window.intervals(seconds), "", busiest);
+    }
+
+    /** The distributed step by load host: its users' requests and errors in the window, its engine's CPU. */
+    private static String engines(JtlWindow window, List<LoadEngines.EngineCpu> cpu, long seconds, LoadEngines.Running remote,
+                                  List<Integer> users) {
+        StringBuilder raw = new StringBuilder(String.format(Locale.ROOT, "distributed: users %s on %d load hosts (JMeter's"
+                        + " thread count is per engine: the step's %d divided); JMeter's controller here (RMI callbacks on"
+                        + " %s:%d), engines %s; the samples are those the engines streamed back into the controller's"
+                        + " results, each tagged with its engine; percentiles from all of them%n",
+                String.join(" + ", users.stream().map(String::valueOf).toList()), users.size(),
+                users.stream().mapToInt(Integer::intValue).sum(), remote.controllerAddress(), remote.controllerPort(),
+                remote.remoteHosts()));
+        for (int i = 0; i < cpu.size(); i++) {
+            long[] counts = window.byEngine().getOrDefault(Integer.toString(i + 1), new long[2]);
+            LoadEngines.EngineCpu c = cpu.get(i);
+            raw.append(String.format(Locale.ROOT, "load host %d %s: requests=%d errors=%d jmeter-server CPU %.0f ms = %.1f%%"
+                    + " of its %d CPU(s) over the %.1f s from its listening to the test's end (/proc/PID/stat there)%n",
+                    i + 1, c.host(), counts[0], counts[1], c.cpuMs(), c.pct(), c.cpus(), c.seconds()));
+        }
+        return raw.toString();
     }
 
     /** Copies JMeter's output; reads its CPU time the moments it says its test started and ended. */
@@ -211,7 +326,7 @@ public final class JMeterDriver implements LoadDriver {
                                    AtomicReference<Moment> atEnd) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(jmeter.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
-                if (atStart.get() == null && line.contains(STARTED)) {
+                if (atStart.get() == null && (line.contains(STARTED) || line.contains(REMOTE_STARTED))) {
                     try {
                         atStart.set(new Moment(ProcStat.read(jmeter.pid()), epochMillis(line)));
                     } catch (IOException | RuntimeException gone) {

@@ -1,7 +1,9 @@
 package org.testbed.jmeter;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.jar.JarFile;
 
 /**
  * A JMeter installation laid out as JMeter's distribution is: {@code bin/ApacheJMeter.jar} (the
@@ -33,6 +35,16 @@ public record JMeterHome(Path dir) {
 
     public Path launcher() {
         return dir.resolve(LAUNCHER);
+    }
+
+    /** JMeter's version, as its launcher's manifest gives it ({@code Implementation-Version}), or {@code unknown}. */
+    public String version() {
+        try (JarFile jar = new JarFile(launcher().toFile())) {
+            String version = jar.getManifest() == null ? null : jar.getManifest().getMainAttributes().getValue("Implementation-Version");
+            return version == null ? "unknown" : version;
+        } catch (IOException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
     }
 
     /** This home, or a clear error naming what is missing and how to build it. */

@@ -58,9 +58,17 @@ public final class JMeterPlan {
      * @param seconds how long the threads loop (JMeter's scheduler counts whole seconds)
      * @param requestTimeout connect and response timeout of every request
      * @param requestsPerLane rows of each lane's cycle before it repeats
+     * @param pacing how the users arrive and pause: at once and back to back, or ramped up with think time
      */
-    public record Settings(Target target, int users, long seconds, Duration requestTimeout, int requestsPerLane) {
+    public record Settings(Target target, int users, long seconds, Duration requestTimeout, int requestsPerLane,
+                           Pacing pacing) {
+        /** Users started at once, back to back. */
+        public Settings(Target target, int users, long seconds, Duration requestTimeout, int requestsPerLane) {
+            this(target, users, seconds, requestTimeout, requestsPerLane, Pacing.NONE);
+        }
+
         public Settings {
+            pacing = pacing == null ? Pacing.NONE : pacing;
             if (users < 1) {
                 throw new IllegalArgumentException("a JMeter plan needs at least 1 user, not " + users);
             }
@@ -74,8 +82,38 @@ public final class JMeterPlan {
 
         /** {@code users} users for {@code seconds}, each lane's cycle as long as the files' bound allows (200..2000 rows). */
         public static Settings closed(Target target, int users, long seconds, Duration requestTimeout) {
+            return closed(target, users, seconds, requestTimeout, Pacing.NONE);
+        }
+
+        /** As {@link #closed(Target, int, long, Duration)}, the users arriving and pausing as {@code pacing} says. */
+        public static Settings closed(Target target, int users, long seconds, Duration requestTimeout, Pacing pacing) {
             return new Settings(target, users, seconds, requestTimeout,
-                    Math.max(200, Math.min(2000, MAX_ROWS / Math.max(1, users))));
+                    Math.max(200, Math.min(2000, MAX_ROWS / Math.max(1, users))), pacing);
+        }
+    }
+
+    /**
+     * The realistic users' pacing (the scenario library's {@link org.testbed.scenario.LoadShape.Realistic}):
+     * the users start evenly over {@code ramp}, and each waits a think time drawn from {@code think}
+     * before each request (JMeter's Uniform Random Timer); the step's seconds are the steady part
+     * after the ramp. {@link #NONE}: all at once, back to back.
+     */
+    public record Pacing(Duration ramp, org.testbed.scenario.ThinkTime think) {
+        public static final Pacing NONE = new Pacing(Duration.ZERO, org.testbed.scenario.ThinkTime.NONE);
+
+        public Pacing {
+            if (ramp.isNegative()) {
+                throw new IllegalArgumentException("a ramp-up cannot be negative: " + ramp);
+            }
+        }
+
+        /** The ramp in JMeter's whole seconds. */
+        public long rampSeconds() {
+            return (ramp.toMillis() + 999) / 1000;
+        }
+
+        public boolean isNone() {
+            return ramp.isZero() && think.isNone();
         }
     }
 

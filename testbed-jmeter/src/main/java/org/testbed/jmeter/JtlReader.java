@@ -29,9 +29,10 @@ final class JtlReader {
      * @param responseCode the HTTP status, or JMeter's text for a failure without one
      * @param success whether every assertion passed
      * @param failureMessage the first failed assertion's message, or empty
+     * @param engine the engine that took it ({@link JMeterDriver#ENGINE}), or empty when the results do not say
      */
     record Sample(long startMillis, long elapsedMillis, String label, String responseCode, boolean success,
-                  String failureMessage) {
+                  String failureMessage, String engine) {
         long endMillis() {
             return startMillis + elapsedMillis;
         }
@@ -54,6 +55,7 @@ final class JtlReader {
                     throw new IOException(file + " has no " + FIELDS.get(i) + " field (its header: " + header + ")");
                 }
             }
+            int engine = header.indexOf(JMeterDriver.ENGINE);
             long line = 1;
             for (List<String> r = record(in); r != null; r = record(in)) {
                 line++;
@@ -63,7 +65,7 @@ final class JtlReader {
                 }
                 try {
                     each.accept(new Sample(Long.parseLong(r.get(at[0])), Long.parseLong(r.get(at[1])), r.get(at[2]),
-                            r.get(at[3]), Boolean.parseBoolean(r.get(at[4])), r.get(at[5])));
+                            r.get(at[3]), Boolean.parseBoolean(r.get(at[4])), r.get(at[5]), engine < 0 ? "" : r.get(engine)));
                 } catch (NumberFormatException e) {
                     throw new IOException(file + ": record " + line + " has no time in ms: " + r, e);
                 }

@@ -33,10 +33,13 @@ final class JtlWindow {
     private final long[] operationErrors;
     private final long[] perSecond;
     private final Map<String, Long> failures = new LinkedHashMap<>();
+    /** Requests and errors of the window by engine (load host), in the order they were first seen. */
+    private final Map<String, long[]> byEngine = new LinkedHashMap<>();
     private final IntervalLog.Collector intervals;
     long requests;
     long errors;
     long afterWindow;
+    long beforeWindow;
     long unlabelled;
 
     /** {@code labels}: the workload's operations, in its order. */
@@ -56,6 +59,10 @@ final class JtlWindow {
 
     void add(JtlReader.Sample s) {
         long end = s.endMillis();
+        if (end < startMillis) {
+            beforeWindow++; // the ramp-up of realistic users: not the steady part
+            return;
+        }
         if (end >= endMillis) {
             afterWindow++;
             return;
@@ -63,6 +70,11 @@ final class JtlWindow {
         long micros = Math.min(HIGHEST_MICROS, TimeUnit.MILLISECONDS.toMicros(Math.max(0, s.elapsedMillis())));
         requests++;
         latency.recordValue(micros);
+        long[] engine = byEngine.computeIfAbsent(s.engine(), e -> new long[2]);
+        engine[0]++;
+        if (!s.success()) {
+            engine[1]++;
+        }
         int second = (int) Math.max(0, Math.min(perSecond.length - 1, (end - startMillis) / 1000));
         perSecond[second]++;
         int op = labels.indexOf(s.label());
@@ -89,6 +101,11 @@ final class JtlWindow {
 
     long[] perSecond() {
         return perSecond.clone();
+    }
+
+    /** Requests and errors ({@code [requests, errors]}) of the window by the engine that took them. */
+    Map<String, long[]> byEngine() {
+        return byEngine;
     }
 
     Map<String, Long> failures() {

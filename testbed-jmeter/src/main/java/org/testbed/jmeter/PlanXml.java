@@ -24,13 +24,23 @@ final class PlanXml {
                 .string("TestPlan.comments", "Generated from the scenario library (testbed-jmeter); do not edit, regenerate.")
                 .bool("TestPlan.functional_mode", false)
                 .bool("TestPlan.serialize_threadgroups", false)
-                .elementProp("TestPlan.user_defined_variables", "Arguments").collection("Arguments.arguments").end().end()
+                .elementProp("TestPlan.user_defined_variables", "Arguments").collection("Arguments.arguments")
+                // Which engine ran a sample: each remote engine is started with its own testbed.engine, and
+                // sample_variables writes this variable beside every sample (JMeterDriver.ENGINE).
+                .elementProp(JMeterDriver.ENGINE, "Argument")
+                .string("Argument.name", JMeterDriver.ENGINE)
+                .string("Argument.value", "${__P(" + JMeterDriver.ENGINE_PROPERTY + "," + JMeterDriver.LOCAL_ENGINE + ")}")
+                .string("Argument.metadata", "=")
+                .end()
+                .end().end()
                 .end().children();
         threadGroup(w, settings);
         w.children();
         // Each loop: the thread's next row, then the sampler its operation names.
         w.element("CSVDataSet", "TestBeanGUI", "lane")
-                .string("filename", lanes.resolve("lane-${__threadNum}.tsv").toString())
+                // A remote engine reads its own users' lanes from where they were copied (testbed.lanes there).
+                .string("filename", "${__P(" + JMeterDriver.LANES_PROPERTY + "," + lanes.toString().replace(",", "\\,")
+                        + ")}/lane-${__threadNum}.tsv")
                 .string("fileEncoding", "US-ASCII")
                 .string("variableNames", String.join(",", JMeterPlan.COLUMNS))
                 .bool("ignoreFirstLine", false)
@@ -40,6 +50,14 @@ final class PlanXml {
                 .bool("stopThread", false)
                 .string("shareMode", "shareMode.thread")
                 .end().noChildren();
+        if (!settings.pacing().think().isNone()) {
+            // Think time before each request of the user's (a timer runs before the samplers in its scope).
+            long min = settings.pacing().think().min().toMillis();
+            w.element("UniformRandomTimer", "UniformRandomTimerGui", "think")
+                    .string("ConstantTimer.delay", Long.toString(min))
+                    .string("RandomTimer.range", Long.toString(settings.pacing().think().max().toMillis() - min))
+                    .end().noChildren();
+        }
         w.element("SwitchController", "SwitchControllerGui", "operation")
                 .string("SwitchController.value", "${operation}")
                 .end().children();
@@ -51,11 +69,15 @@ final class PlanXml {
         return w.text();
     }
 
-    /** The closed model: every user started at once, each looping until the scheduler's seconds are over. */
+    /**
+     * The closed model: every user started at once (or evenly over the pacing's ramp), each looping
+     * until the scheduler's seconds (after the ramp) are over.
+     */
     private static void threadGroup(JmxWriter w, JMeterPlan.Settings settings) {
         w.element("ThreadGroup", "ThreadGroupGui", "users")
-                .string("ThreadGroup.num_threads", Integer.toString(settings.users()))
-                .string("ThreadGroup.ramp_time", "0")
+                // On several engines each runs its share of the users (testbed.users there): JMeter's count is per engine.
+                .string("ThreadGroup.num_threads", "${__P(" + JMeterDriver.USERS_PROPERTY + "," + settings.users() + ")}")
+                .string("ThreadGroup.ramp_time", Long.toString(settings.pacing().rampSeconds()))
                 // The same user on every loop: its connection (and cookies) are kept, not reset per iteration.
                 .bool("ThreadGroup.same_user_on_next_iteration", true)
                 .string("ThreadGroup.on_sample_error", "continue")
@@ -64,7 +86,7 @@ final class PlanXml {
                 .bool("LoopController.continue_forever", false)
                 .end()
                 .bool("ThreadGroup.scheduler", true)
-                .string("ThreadGroup.duration", Long.toString(settings.seconds()))
+                .string("ThreadGroup.duration", Long.toString(settings.pacing().rampSeconds() + settings.seconds()))
                 .string("ThreadGroup.delay", "0")
                 .end();
     }

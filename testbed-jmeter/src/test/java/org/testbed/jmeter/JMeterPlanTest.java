@@ -50,18 +50,34 @@ class JMeterPlanTest {
     }
 
     @Test
+    void realisticUsersRampUpAndThinkBeforeEachRequest() throws Exception {
+        JMeterPlan.Pacing pacing = new JMeterPlan.Pacing(Duration.ofSeconds(20),
+                new org.testbed.scenario.ThinkTime(Duration.ofMillis(500), Duration.ofMillis(2000)));
+        Path plan = JMeterPlan.write(dir, mix(), JMeterPlan.Settings.closed(TARGET, 10, 30, Duration.ofSeconds(3), pacing));
+        HashTree tree = SaveService.loadTree(plan.toFile());
+        ThreadGroup group = only(tree, ThreadGroup.class);
+        assertThat(group.getRampUp()).isEqualTo(20);
+        assertThat(group.getDuration()).as("the ramp, then the window").isEqualTo(50);
+        org.apache.jmeter.timers.UniformRandomTimer think = only(tree, org.apache.jmeter.timers.UniformRandomTimer.class);
+        assertThat(think.getPropertyAsString("ConstantTimer.delay")).isEqualTo("500");
+        assertThat(think.getPropertyAsString("RandomTimer.range")).isEqualTo("1500");
+    }
+
+    @Test
     void mixPlanHasOneKeepAliveSamplerPerOperationUnderAClosedModel() throws Exception {
         Path plan = JMeterPlan.write(dir, mix(), new JMeterPlan.Settings(TARGET, 4, 7, Duration.ofSeconds(3), 2000));
         HashTree tree = SaveService.loadTree(plan.toFile());
 
         ThreadGroup group = only(tree, ThreadGroup.class);
-        assertThat(group.getNumThreads()).isEqualTo(4);
+        assertThat(group.getPropertyAsString(ThreadGroup.NUM_THREADS)).as("4 users unless an engine is told its share")
+                .isEqualTo("${__P(testbed.users,4)}");
         assertThat(group.getScheduler()).isTrue();
         assertThat(group.getDuration()).isEqualTo(7);
         assertThat(group.getRampUp()).isZero();
 
         CSVDataSet lane = only(tree, CSVDataSet.class);
-        assertThat(lane.getPropertyAsString("filename")).endsWith("lanes/lane-${__threadNum}.tsv");
+        assertThat(lane.getPropertyAsString("filename")).as("the lanes here unless an engine is told where its own are")
+                .startsWith("${__P(testbed.lanes,").endsWith("lanes)}/lane-${__threadNum}.tsv");
         assertThat(lane.getPropertyAsString("shareMode")).isEqualTo("shareMode.thread");
         assertThat(lane.getPropertyAsString("variableNames")).isEqualTo("operation,path,body,expected");
         assertThat(only(tree, SwitchController.class).getPropertyAsString("SwitchController.value")).isEqualTo("${operation}");

@@ -28,6 +28,9 @@ import org.testbed.driver.Target;
 import org.testbed.driver.WrkDriver;
 import org.testbed.jmeter.JMeterDriver;
 import org.testbed.jmeter.JMeterHome;
+import org.testbed.jmeter.JMeterPlan;
+import org.testbed.scenario.ThinkTime;
+import org.testbed.runner.host.LoadHosts;
 import org.testbed.runner.step.Levels;
 import org.testbed.runner.step.Pinning;
 import org.testbed.runner.step.Profile;
@@ -237,6 +240,44 @@ final class RunCommand implements Callable<Integer> {
                     + " unless absolute)")
     String serverDir;
 
+    @Option(names = "--ramp", paramLabel = "TIME",
+            description = "With --driver jmeter: realistic users, started evenly over this time before each step's window"
+                    + " (JMeter's ramp-up); the window is the --duration after it")
+    String ramp;
+
+    @Option(names = "--think", paramLabel = "MIN-MAX",
+            description = "With --driver jmeter: realistic users' think time before each request, drawn evenly from"
+                    + " MIN-MAX (e.g. 500ms-2s), as the scenario library's realistic users and Gatling's RealisticUsers")
+    String think;
+
+    @Option(names = "--load-hosts", split = ",", paramLabel = "USER@HOST",
+            description = "With --driver jmeter: send the load from these machines with JMeter's distributed mode. JMeter"
+                    + " (the home this build lays out) is copied to each over ssh, one jmeter-server started there per step"
+                    + " with the step's users divided over the machines (JMeter's thread count is per engine), the"
+                    + " controller run here; everything there is stopped and removed at the end, however it ends."
+                    + " --ssh-port, --identity and --ssh-option apply")
+    List<String> loadHosts;
+
+    @Option(names = "--local-address", paramLabel = "ADDR",
+            description = "With --load-hosts: this machine's address as the load machines reach it (JMeter's controller"
+                    + " takes their samples there; variants run here listen there instead of 127.0.0.1). Default: the"
+                    + " source address of the route to the first load host")
+    String localAddress;
+
+    @Option(names = "--load-rmi-port", paramLabel = "N", defaultValue = "24000",
+            description = "With --load-hosts: JMeter's fixed RMI ports: N (each engine's registry) and N+1 (its engine)"
+                    + " there, N+2 (the controller's, for the samples) here")
+    int loadRmiPort;
+
+    @Option(names = "--load-dir", paramLabel = "DIR", defaultValue = "testbed-load",
+            description = "With --load-hosts: where JMeter goes there, DIR/<run id>-<N> (relative to the login's home"
+                    + " unless absolute); removed at the end")
+    String loadDir;
+
+    @Option(names = "--load-java", paramLabel = "PATH", defaultValue = "java",
+            description = "With --load-hosts: the java there that runs JMeter (17 or newer)")
+    String loadJava;
+
     @Mixin
     AssertOptions assertOptions = new AssertOptions();
 
@@ -302,6 +343,7 @@ final class RunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--flamegraph takes " + String.join(" or ", Flamegraphs.MODES) + ", not '" + flamegraph + "'");
         }
         RemoteHostSettings remote = remoteHost();
+        LoadHosts.Settings load = loadHosts(d);
         Pinning pinning = remote != null
                 ? Pinning.decide("", loadCpus == null ? "" : loadCpus, "", Pinning.allowedCpus(), Pinning.tasksetAvailable())
                 : Pinning.decide(serverCpus, loadCpus, memcachedCpus, Pinning.allowedCpus(), Pinning.tasksetAvailable());
@@ -315,12 +357,13 @@ final class RunCommand implements Callable<Integer> {
                         warmupAtLeast != null ? Levels.duration(warmupAtLeast) : Duration.ZERO,
                         repeat != null ? repeat : p.repeat(), iterations != null ? iterations : p.iterations(), d, delayMs,
                         payloadSize != null ? payloadSize : p.payloadSize() > 0 ? p.payloadSize() : DEFAULT_PAYLOAD,
-                        maxConnections, Levels.duration(timeout), saturation),
+                        maxConnections, Levels.duration(timeout), saturation, pacing(d, plan)),
                 new RunSettings.Servers(selected, Optional.ofNullable(java).map(Path::toAbsolutePath), mixedJdks,
                         jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")), threads,
                         Optional.ofNullable(servers).map(String::strip).filter(s -> !s.isEmpty()), pinning),
                 new RunSettings.Observation(Optional.ofNullable(flamegraph), counters),
-                conditionSets, Optional.ofNullable(capacity), Optional.ofNullable(remote), price.list());
+                conditionSets, Optional.ofNullable(capacity), Optional.ofNullable(remote), price.list(),
+                Optional.ofNullable(load));
         if (settings.load().warmupAtLeast().compareTo(settings.load().warmup()) > 0) {
             throw new IllegalArgumentException("--warmup-at-least " + warmupAtLeast + " is longer than the warm-up's limit"
                     + " (--warmup " + settings.load().warmup().toSeconds() + "s)");
@@ -367,6 +410,55 @@ final class RunCommand implements Callable<Integer> {
             return Main.EXIT_GATE_FAILED;
         }
         return status;
+    }
+
+    /** The realistic users of {@code --ramp} and {@code --think}: JMeter's closed-model steps only. */
+    private JMeterPlan.Pacing pacing(String driverName, Map<String, List<Level>> plan) {
+        if (ramp == null && think == null) {
+            return JMeterPlan.Pacing.NONE;
+        }
+        if (!driverName.equals(JMeterDriver.NAME) || gzip || plan.values().stream().flatMap(List::stream).anyMatch(Level::isOpen)) {
+            throw new IllegalArgumentException("--ramp and --think pace JMeter's users: they need --driver jmeter, closed-model"
+                    + " levels (--concurrency) only and no --gzip (other steps would run on testbed-nio without them)");
+        }
+        ThinkTime pause = ThinkTime.NONE;
+        if (think != null) {
+            String[] bounds = think.strip().split("-");
+            if (bounds.length != 2) {
+                throw new IllegalArgumentException("--think takes MIN-MAX, e.g. 500ms-2s, not '" + think + "'");
+            }
+            pause = new ThinkTime(Levels.duration(bounds[0]), Levels.duration(bounds[1]));
+        }
+        return new JMeterPlan.Pacing(ramp == null ? Duration.ZERO : Levels.duration(ramp), pause);
+    }
+
+    /** The load machines of {@code --load-hosts}, checked; null without it. */
+    private LoadHosts.Settings loadHosts(String driverName) {
+        if (loadHosts == null || loadHosts.isEmpty()) {
+            if (localAddress != null) {
+                throw new IllegalArgumentException("--local-address goes with --load-hosts");
+            }
+            return null;
+        }
+        if (!driverName.equals(JMeterDriver.NAME)) {
+            throw new IllegalArgumentException("--load-hosts runs JMeter's distributed mode: add --driver jmeter");
+        }
+        if (loadRmiPort < 1 || loadRmiPort > 65533) {
+            throw new IllegalArgumentException("--load-rmi-port must leave two ports above it, 1-65533, not " + loadRmiPort);
+        }
+        List<String> destinations = new ArrayList<>();
+        for (String host : loadHosts) {
+            if (!host.isBlank()) {
+                destinations.add(ssh.target(host.strip()).destination());
+            }
+        }
+        String first = ssh.target(destinations.get(0)).host();
+        String local = localAddress != null && !localAddress.isBlank() ? localAddress.strip()
+                : LoadHosts.sourceAddressTowards(LoadHosts.address(first));
+        // The variants here listen at this address for the load machines; the warm-up goes there too.
+        Target.allowNamedServer(local);
+        return new LoadHosts.Settings(destinations, ssh.port, ssh.identity, ssh.options, loadDir.strip(), local, loadRmiPort,
+                loadJava.strip());
     }
 
     /** The server's machine of {@code --server-host}, checked; null without it. */

@@ -118,6 +118,15 @@ final class NamespaceHost implements AutoCloseable {
         return address + " " + key[0] + " " + key[1] + "\n";
     }
 
+    /**
+     * Routes everything the namespace sends beyond its /30 to this machine's side of its veth, so that
+     * it reaches this machine's other addresses too (the host side of another namespace's veth: one
+     * address that several namespaces reach). Nothing is forwarded: only this machine's own addresses answer.
+     */
+    void routeToThisMachine() throws IOException, InterruptedException {
+        exec("ip", "netns", "exec", namespace, "ip", "route", "add", "default", "via", hostAddress);
+    }
+
     /** Kills every sshd of the namespace, the listener and the sessions: the server's machine drops off the network. */
     void killSshd() throws IOException, InterruptedException {
         for (long pid : pids()) {

@@ -6,7 +6,19 @@ package org.testbed.runfolder.environment;
  * @param wrk wrk's version line, or {@code not installed}
  * @param memcached {@code memcached -V}
  * @param taskset whether taskset is there (without it nothing is pinned)
+ * @param jmeter with {@code --driver jmeter}: JMeter's version and where it ran ({@code Apache JMeter 5.6.3 from
+ *               HOME, here} or {@code ... on 2 load hosts}); {@code not used} otherwise
  */
 @EnvironmentSection
-public record Tools(String wrk, String memcached, boolean taskset) {
+public record Tools(String wrk, String memcached, boolean taskset, String jmeter) {
+    /** The tools of a run that did not use JMeter. */
+    public Tools(String wrk, String memcached, boolean taskset) {
+        this(wrk, memcached, taskset, NOT_USED);
+    }
+
+    public static final String NOT_USED = "not used";
+
+    public Tools {
+        jmeter = jmeter == null ? NOT_USED : jmeter;
+    }
 }

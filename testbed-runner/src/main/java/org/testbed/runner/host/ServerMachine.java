@@ -26,12 +26,15 @@ import org.testbed.deploy.SshTarget;
  * run's memcached as its own child (with a local run's flags: 1024 MB, 4096 connections, 2
  * threads) and, when its input ends (the runner closed it, or the
  * connection was lost: the runner died, the network or sshd went away), stops every variant the
- * run deployed and its memcached. So a run that ends in any way leaves no process on the server's
+ * run deployed and its memcached, and removes those of its directories marked {@link #REMOVE_AT_END}
+ * (a load machine's copy of JMeter). So a run that ends in any way leaves no process on the server's
  * machine, even when the runner can no longer reach it to stop them itself.
  */
 public final class ServerMachine implements AutoCloseable {
     /** One short command (a snapshot, a stop): a hung connection must not hang the run. */
     static final Duration SHORT = Duration.ofSeconds(30);
+    /** A file that marks a directory of the run's as the run's alone: the lifeline's end removes it whole. */
+    static final String REMOVE_AT_END = "testbed-remove-at-end";
     /** What the lifeline says when its memcached could not listen on the port it was given. */
     private static final String PORT_TAKEN = "port taken?";
     /** ssh's own failures (no connection, lost connection) exit with 255; remote commands do not. */
@@ -46,6 +49,7 @@ public final class ServerMachine implements AutoCloseable {
             "port=\"$1\"; shift; mc=",
             "cleanup() {",
             "  for d in \"$@\"; do [ -x \"$d/testbed-launch\" ] && \"$d/testbed-launch\" stop >/dev/null 2>&1; done",
+            "  for d in \"$@\"; do [ -f \"$d/" + REMOVE_AT_END + "\" ] && rm -rf \"$d\"; done",
             "  [ -n \"$mc\" ] && kill \"$mc\" 2>/dev/null && wait \"$mc\" 2>/dev/null; mc=",
             "}",
             "trap 'cleanup \"$@\"; exit 0' EXIT HUP TERM INT PIPE",

@@ -13,6 +13,7 @@ import org.testbed.driver.proc.ProcStat;
  * server's user and system time per request, the load side's share of its CPUs (driver, memcached
  * when it shares them, interrupts), and the busy time no process of the run accounts for. A step
  * whose load side was saturated may have measured the client; one with much other load is noisy.
+ * With the load sent from other machines, the busiest one's load engine flags it too.
  *
  * @param loadSidePct driver + memcached (when on the load CPUs) + irq/softirq there, in % of the load CPUs
  * @param otherLoadPct busy time on the server's or the load CPUs that the run's processes do not explain
@@ -68,7 +69,7 @@ record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double s
         }
         return new LoadAccounting(userMs, sysMs, requests > 0 ? userMs / requests : Double.NaN,
                 requests > 0 ? sysMs / requests : Double.NaN, driverPct, memcachedPct, loadIrq, loadSide,
-                loadSide > saturationPct, loadBusy, serverBusy, steal, otherLoad, otherLoad > NOISE_PCT, loadList, serverList,
+                loadSide > saturationPct || result.loadHostsBusiestPct() > saturationPct, loadBusy, serverBusy, steal, otherLoad, otherLoad > NOISE_PCT, loadList, serverList,
                 cpu.threads());
     }
 

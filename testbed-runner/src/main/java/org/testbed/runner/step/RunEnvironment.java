@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.testbed.driver.Level;
 import org.testbed.driver.WrkDriver;
+import org.testbed.jmeter.JMeterDriver;
+import org.testbed.jmeter.JMeterHome;
 import org.testbed.runfolder.environment.CounterSetup;
 import org.testbed.runfolder.environment.EnvironmentRecord;
 import org.testbed.runfolder.environment.JdkSection;
@@ -42,7 +44,7 @@ final class RunEnvironment {
         javas.forEach((v, j) -> variantJdks.put(v.name(), jdks.label(j)));
         return EnvironmentRecord.oneMachine(RunSection.planned(plan(settings, started), distinctJavas.size() > 1),
                 pinning(settings.servers().pinning()), Environment.machine(), jdkSections, RunnerJvm.current(), variantJdks,
-                tools(), Environment.manifest(settings.servers().variants()));
+                tools(settings), Environment.manifest(settings.servers().variants()));
     }
 
     /**
@@ -84,9 +86,16 @@ final class RunEnvironment {
                 Pinning.allowedCpus().toString(), Optional.empty());
     }
 
-    private static Tools tools() {
+    private static Tools tools(RunSettings settings) {
         Path wrk = WrkDriver.find();
+        String jmeter = Tools.NOT_USED;
+        if (settings.load().driver().equals(JMeterDriver.NAME)) {
+            JMeterHome home = JMeterHome.find(settings.output().root());
+            jmeter = "Apache JMeter " + home.version() + " from " + home.dir() + settings.loadHosts()
+                    .map(h -> ", on " + h.destinations().size() + " load host(s): " + String.join(", ", h.destinations()))
+                    .orElse(", here");
+        }
         return new Tools(wrk == null ? "not installed" : Environment.command(wrk.toString(), "-v").lines().findFirst().orElse(""),
-                Environment.command("memcached", "-V").strip(), Pinning.tasksetAvailable());
+                Environment.command("memcached", "-V").strip(), Pinning.tasksetAvailable(), jmeter);
     }
 }

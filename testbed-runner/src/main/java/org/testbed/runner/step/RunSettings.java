@@ -9,6 +9,8 @@ import org.testbed.driver.Level;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.price.PriceList;
 import org.testbed.runner.capacity.CapacityPlan;
+import org.testbed.jmeter.JMeterPlan;
+import org.testbed.runner.host.LoadHosts;
 import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.variant.Variant;
 
@@ -29,10 +31,18 @@ import org.testbed.variant.Variant;
  *                   driven from here
  * @param price with {@code --price-per-hour} or {@code --prices}: what the server's machine costs per hour, matched
  *              to it once it is known ({@link RunPrice}), so that every step gets its cost per million requests
+ * @param loadHosts with {@code --load-hosts}: the machines JMeter's engines send the load from (distributed mode)
  */
 public record RunSettings(Output output, Load load, Servers servers, Observation observation,
                           List<Conditions> conditionSets, Optional<CapacityPlan> capacity,
-                          Optional<RemoteHostSettings> serverHost, Optional<PriceList> price) {
+                          Optional<RemoteHostSettings> serverHost, Optional<PriceList> price,
+                          Optional<LoadHosts.Settings> loadHosts) {
+
+    /** Settings whose load comes from this machine. */
+    public RunSettings(Output output, Load load, Servers servers, Observation observation, List<Conditions> conditionSets,
+                       Optional<CapacityPlan> capacity, Optional<RemoteHostSettings> serverHost, Optional<PriceList> price) {
+        this(output, load, servers, observation, conditionSets, capacity, serverHost, price, Optional.empty());
+    }
 
     /**
      * @param root the repository root (variants.conf, the variant jars)
@@ -57,10 +67,19 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
      * @param maxConnections the open model's connection cap
      * @param timeout per-request timeout of the driver
      * @param saturationPct driver CPU share (of its CPUs) above which a step is flagged
+     * @param pacing with {@code --ramp}/{@code --think} (JMeter only): the realistic users' ramp-up and think time
      */
     public record Load(Map<String, List<Level>> scenarios, Duration duration, Duration warmup, Duration warmupAtLeast,
                        int repeat, int iterations, String driver, int delayMs, int payloadSize, int maxConnections,
-                       Duration timeout, double saturationPct) {
+                       Duration timeout, double saturationPct, JMeterPlan.Pacing pacing) {
+
+        /** Users back to back, started at once. */
+        public Load(Map<String, List<Level>> scenarios, Duration duration, Duration warmup, Duration warmupAtLeast,
+                    int repeat, int iterations, String driver, int delayMs, int payloadSize, int maxConnections,
+                    Duration timeout, double saturationPct) {
+            this(scenarios, duration, warmup, warmupAtLeast, repeat, iterations, driver, delayMs, payloadSize, maxConnections,
+                    timeout, saturationPct, JMeterPlan.Pacing.NONE);
+        }
     }
 
     /**
@@ -87,6 +106,7 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
     public RunSettings {
         conditionSets = conditionSets == null || conditionSets.isEmpty() ? List.of(Conditions.PLAIN) : List.copyOf(conditionSets);
         price = price == null ? Optional.empty() : price;
+        loadHosts = loadHosts == null ? Optional.empty() : loadHosts;
     }
 
     /**
@@ -99,7 +119,7 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
 
     /** These settings with one set of conditions: what one variant session runs under. */
     public RunSettings forConditions(Conditions conditions) {
-        return new RunSettings(output, load, servers, observation, List.of(conditions), capacity, serverHost, price);
+        return new RunSettings(output, load, servers, observation, List.of(conditions), capacity, serverHost, price, loadHosts);
     }
 
     /** The conditions as the console and environment.json show them: {@code plain,tls}. */

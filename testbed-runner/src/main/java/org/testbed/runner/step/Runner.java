@@ -21,6 +21,8 @@ import org.testbed.runfolder.environment.EnvironmentRecord;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.jmeter.JMeterHome;
+import org.testbed.runner.host.LoadHosts;
 import org.testbed.runner.host.RemoteHost;
 import org.testbed.runner.host.ServerLostException;
 import org.testbed.runfolder.report.ReportWriter;
@@ -87,6 +89,7 @@ public final class Runner {
 
         MemcachedProcess memcached = null;
         RemoteHost serverHost = null;
+        LoadHosts loadHosts = null;
         String memcachedServers = settings.servers().memcachedServers().orElse(null); // null: a private one
         try {
             if (remote) {
@@ -108,6 +111,12 @@ public final class Runner {
             }
             env = env.withRun(env.run().withMemcached(memcachedServers,
                     memcached != null || serverHost != null && serverHost.memcachedPid() > 0));
+            if (settings.loadHosts().isPresent()) {
+                loadHosts = LoadHosts.connect(settings.loadHosts().get(), JMeterHome.find(settings.output().root()),
+                        settings.output().runId(), out.resolve("jmeter"), progress::info);
+                progress.info("load from JMeter's engines on " + String.join(", ", loadHosts.hosts()) + " (controller here at "
+                        + loadHosts.localAddress() + "; each step's users divided over them)");
+            }
             pricing.ifPresent(p -> progress.info("price: " + p.describe() + "; each step's cost per million requests"
                     + " = price per hour × share / (req/s × 3600) × 1e6 (steps.csv's cost_per_million)"));
             List<Conditions> conditionSets = settings.conditionSets();
@@ -115,7 +124,7 @@ public final class Runner {
             for (Conditions conditions : conditionSets) {
                 RunSettings under = settings.forConditions(conditions);
                 StepMeasurement measurement = new StepMeasurement(under, flamegraphs, memcached != null ? memcached.pid() : -1,
-                        problems, pricing);
+                        problems, pricing, loadHosts);
                 sessions.add(new VariantSession(under, measurement, progress, recorder, problems, serverHost));
             }
             List<Map.Entry<Variant, Path>> variants = new ArrayList<>(javas.entrySet());
@@ -151,7 +160,14 @@ public final class Runner {
                     }
                 }
             }
+        } catch (ServerLostException e) {
+            // A load host lost while connecting: nothing was measured; the report and environment.json are still written.
+            problems.add(e.getMessage());
+            progress.info("!! " + e.getMessage() + "; the run stops here");
         } finally {
+            if (loadHosts != null) {
+                loadHosts.close();
+            }
             if (memcached != null) {
                 memcached.close();
             }

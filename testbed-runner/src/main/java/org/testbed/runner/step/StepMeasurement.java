@@ -31,6 +31,7 @@ import org.testbed.driver.WindowWatcher;
 import org.testbed.driver.WrkDriver;
 import org.testbed.jmeter.JMeterDriver;
 import org.testbed.jmeter.JMeterHome;
+import org.testbed.jmeter.LoadEngines;
 import org.testbed.runner.proc.GcCounters;
 import org.testbed.runner.proc.GcSampler;
 import org.testbed.runner.proc.ProcStatus;
@@ -54,15 +55,18 @@ final class StepMeasurement {
     private final long memcachedPid;
     private final List<String> problems;
     private final Optional<Pricing> pricing;
+    private final LoadEngines loadHosts;
 
     /**
      * @param flamegraphs the profiler, or null without {@code --flamegraph}
      * @param memcachedPid the runner's own memcached, whose CPU counts on the load side; -1 when none
      * @param problems where a failure that does not stop the step (a lost flame graph) is reported
      * @param pricing the run's price on the server's machine, or empty without one
+     * @param loadHosts with {@code --load-hosts}: JMeter's engines there, or null
      */
     StepMeasurement(RunSettings settings, Flamegraphs flamegraphs, long memcachedPid, List<String> problems,
-                    Optional<Pricing> pricing) {
+                    Optional<Pricing> pricing, LoadEngines loadHosts) {
+        this.loadHosts = loadHosts;
         this.pricing = pricing;
         this.settings = settings;
         this.flamegraphs = flamegraphs;
@@ -254,7 +258,7 @@ final class StepMeasurement {
                 yield new WrkDriver(wrk, settings.output().out().resolve("wrk"), settings.load().timeout());
             }
             case JMeterDriver.NAME -> new JMeterDriver(JMeterHome.find(settings.output().root()).require(),
-                    settings.output().out().resolve("jmeter"), settings.load().timeout());
+                    settings.output().out().resolve("jmeter"), settings.load().timeout(), loadHosts, settings.load().pacing());
             default -> null;
         };
         // wrk and JMeter have no open model here, and wrk cannot keep the journey's order: those steps use testbed-nio.

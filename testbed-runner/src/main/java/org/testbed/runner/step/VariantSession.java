@@ -18,6 +18,7 @@ import org.testbed.runfolder.Conditions;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.LocalServer;
+import org.testbed.runner.host.LoadHosts;
 import org.testbed.runner.host.RemoteHost;
 import org.testbed.runner.host.RunningServer;
 import org.testbed.runner.host.ServerLostException;
@@ -244,9 +245,17 @@ final class VariantSession {
             command.addAll(Flamegraphs.jvmArgs(jdk.feature()));
         }
         command.addAll(List.of("-jar", jar.toString(), "--mode", variant.mode(),
-                "--host", "127.0.0.1", "--port", "0", "--memcached-servers", memcachedServers));
+                "--host", listenAddress(), "--port", "0", "--memcached-servers", memcachedServers));
         command.addAll(serverFlags());
         return command;
+    }
+
+    /**
+     * Where a variant on this machine listens: loopback, or with {@code --load-hosts} this machine's
+     * address as the load machines reach it (they cannot reach its loopback).
+     */
+    private String listenAddress() {
+        return settings.loadHosts().map(LoadHosts.Settings::localAddress).orElse("127.0.0.1");
     }
 
     /**
