@@ -217,6 +217,11 @@ public final class RemoteServer implements RunningServer {
     }
 
     @Override
+    public FlightRecording record(String name, List<String> settings) throws IOException {
+        return RemoteFlightRecording.start(machine, deployer.directory(), pid, jdk.home(), name, settings);
+    }
+
+    @Override
     public Flamegraphs.Profiled profiled(Flamegraphs flamegraphs) {
         return new RemoteProfiled(machine, deployer.directory(), pid, jdk.home(), label.arch());
     }
