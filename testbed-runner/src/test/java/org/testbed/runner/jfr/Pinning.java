@@ -10,9 +10,9 @@ import java.net.URLClassLoader;
  * Each pin loads a fresh copy of {@link SlowInit} in a class loader of its own, so that its
  * initialiser runs again. Compiled for release 17, it starts virtual threads through reflection.
  */
-final class Pinning {
+public final class Pinning {
     /** How long each pin blocks: above the 20 ms from which the JDK records {@code jdk.VirtualThreadPinned}. */
-    static final long PIN_MILLIS = 40;
+    public static final long PIN_MILLIS = 40;
 
     private Pinning() {
     }
