@@ -26,12 +26,12 @@ public final class RecordingLine {
     public static String headline(JfrRecord r) {
         List<String> said = new ArrayList<>();
         if (r.pinned().count() > 0) {
-            said.add(String.format(Locale.ROOT, "pinned %.0f times, %s in all, longest %s", r.pinned().count(),
+            said.add(String.format(Locale.ROOT, "pinned %s, %s in all, longest %s", times(r.pinned().count()),
                     duration(r.pinned().totalMs()), duration(r.pinned().longestMs())));
         }
         double windowMs = r.windowS() * 1000;
         if (windowMs > 0 && r.gcPauses().totalMs() >= GC_PAUSE_SHARE * windowMs) {
-            said.add(String.format(Locale.ROOT, "GC paused %.0f times, %s (%.1f%% of the window), longest %s", r.gcPauses().count(),
+            said.add(String.format(Locale.ROOT, "GC paused %s, %s (%.1f%% of the window), longest %s", times(r.gcPauses().count()),
                     duration(r.gcPauses().totalMs()), 100 * r.gcPauses().totalMs() / windowMs, duration(r.gcPauses().longestMs())));
         }
         if (!r.monitors().isEmpty()) {
@@ -57,6 +57,11 @@ public final class RecordingLine {
                 r.safepoints().totalMs(), r.safepoints().longestMs(), s.allocatedBytes() / 1e6, s.allocationS(), r.allocationMbPerS(),
                 r.allocationKbPerReq(),
                 r.monitors().isEmpty() ? "none" : r.monitors());
+    }
+
+    /** {@code once}, {@code 37 times}. */
+    static String times(double n) {
+        return n == 1 ? "once" : String.format(Locale.ROOT, "%.0f times", n);
     }
 
     /** {@code 150 ms}, or {@code 1.2 s} from a second. */
