@@ -20,6 +20,7 @@ import org.testbed.runfolder.csv.CsvTable;
 import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.runfolder.jfr.JfrCsv;
 import org.testbed.runfolder.timeline.GcReadingsCsv;
 
 /**
@@ -33,7 +34,7 @@ class DesignDocumentTest {
 
     static Stream<Arguments> tables() {
         return Stream.of(ResultsCsv.TABLE, StepsCsv.TABLE, SamplesCsv.TABLE, OperationsCsv.TABLE, CountersCsv.TABLE,
-                        CapacityCsv.TABLE, OperationComparison.TABLE, GcReadingsCsv.TABLE)
+                        CapacityCsv.TABLE, OperationComparison.TABLE, GcReadingsCsv.TABLE, JfrCsv.TABLE)
                 .map(t -> Arguments.of(t.file(), t));
     }
 

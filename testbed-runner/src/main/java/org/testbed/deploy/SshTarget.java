@@ -158,6 +158,14 @@ public final class SshTarget {
         return execute(command, limit, null);
     }
 
+    /** Copies one file of the target ({@code remotePath}) to {@code file} here: binary, whatever its size. */
+    public RemoteResult copyBack(Duration limit, String remotePath, Path file) {
+        List<String> command = new ArrayList<>(List.of("scp", "-q"));
+        command.addAll(optionArguments());
+        command.addAll(List.of("-P", Integer.toString(port), destination + ":" + remotePath, file.toString()));
+        return execute(command, limit, null);
+    }
+
     private List<String> ssh(boolean noStdin, List<String> words) {
         List<String> command = new ArrayList<>(List.of("ssh"));
         if (noStdin) {

@@ -143,6 +143,12 @@ final class RunCommand implements Callable<Integer> {
             + " counters.csv; events this machine cannot count are n/a with the reason")
     boolean counters;
 
+    @Option(names = "--jfr", description = "Record the server with JDK Flight Recorder over each step (jcmd JFR.start with the"
+            + " JDK's default settings, every safepoint recorded), keep the recording as raw/<variant>/<step>.jfr and summarise"
+            + " its window into jfr.csv: pinned virtual threads (JDK 21+), GC pauses, safepoints, allocation rate,"
+            + " the most contended monitors")
+    boolean jfr;
+
     @Option(names = "--out", paramLabel = "DIR", description = "The run folder (default: results/<run-id>)")
     Path out;
 
@@ -216,7 +222,7 @@ final class RunCommand implements Callable<Integer> {
             description = "Run the variants on another machine: each is deployed there over ssh (as ./testbed deploy"
                     + " does: the jar copied once per sha256, started, health waited for), driven from this machine and"
                     + " stopped; its CPU, memory and GC are read there. Memcached runs there too, on its loopback, unless"
-                    + " MEMCACHED_SERVERS is set; --counters and --flamegraph record there too")
+                    + " MEMCACHED_SERVERS is set; --counters, --flamegraph and --jfr record there too")
     String serverHost;
 
     @Mixin
@@ -361,7 +367,7 @@ final class RunCommand implements Callable<Integer> {
                 new RunSettings.Servers(selected, Optional.ofNullable(java).map(Path::toAbsolutePath), mixedJdks,
                         jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")), threads,
                         Optional.ofNullable(servers).map(String::strip).filter(s -> !s.isEmpty()), pinning),
-                new RunSettings.Observation(Optional.ofNullable(flamegraph), counters),
+                new RunSettings.Observation(Optional.ofNullable(flamegraph), counters, jfr),
                 conditionSets, Optional.ofNullable(capacity), Optional.ofNullable(remote), price.list(),
                 Optional.ofNullable(load));
         if (settings.load().warmupAtLeast().compareTo(settings.load().warmup()) > 0) {

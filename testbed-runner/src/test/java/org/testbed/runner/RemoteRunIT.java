@@ -24,6 +24,8 @@ import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.ResultsCsv;
 import org.testbed.runfolder.counters.CounterRecord;
 import org.testbed.runfolder.counters.CountersCsv;
+import org.testbed.runfolder.jfr.JfrCsv;
+import org.testbed.runfolder.jfr.JfrRecord;
 import org.testbed.runner.counters.PerfStat;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
@@ -104,7 +106,7 @@ class RemoteRunIT {
     @Order(1)
     void twoVariantsDeployedInTheNamespaceAreMeasuredFromHere() throws Exception {
         Path out = work.resolve("run");
-        RunnerJar.Outcome run = run(out, "--concurrency", "16", "--counters", "--flamegraph");
+        RunnerJar.Outcome run = run(out, "--concurrency", "16", "--counters", "--flamegraph", "--jfr");
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).contains("server machine root@" + host.address);
 
@@ -146,6 +148,15 @@ class RemoteRunIT {
             assertThat(flame.resolve("mix-c0016.html")).as("the flame graph of " + variant).isRegularFile();
             assertThat(flame.resolve("mix-c0016-heatmap.html")).as("its heat map").isNotEmptyFile();
             assertThat(Files.readString(flame.resolve("mix-c0016.collapsed"))).as("its samples").isNotBlank();
+        }
+
+        // The flight recording was started and stopped there by that JDK's jcmd and brought back by scp.
+        List<JfrRecord> recorded = JfrCsv.TABLE.read(out.resolve(JfrCsv.FILE));
+        assertThat(recorded).extracting(r -> r.key().variant()).containsExactlyElementsOf(VARIANTS);
+        for (JfrRecord r : recorded) {
+            assertThat(out.resolve(r.file())).as("the recording of " + r.key().variant()).isNotEmptyFile();
+            assertThat(r.allocationMbPerS()).as("allocation of " + r.key().variant() + ", from its recording").isPositive();
+            assertThat(r.windowS()).isPositive();
         }
 
         JsonNode env = new ObjectMapper().readTree(out.resolve("environment.json").toFile());

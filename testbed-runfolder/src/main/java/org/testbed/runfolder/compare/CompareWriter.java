@@ -22,6 +22,8 @@ import org.testbed.runfolder.counters.CounterComparison;
 import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.jfr.JfrCsv;
+import org.testbed.runfolder.jfr.JfrRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.environment.ServerPlatform;
 import org.testbed.runfolder.flame.FlameDiffs;
@@ -43,6 +45,7 @@ public final class CompareWriter {
                 case COST -> Pricing.DIGITS;
                 case RUNQ -> 2;
                 case INVOLUNTARY_CS -> 4;
+                case PINNED, PINNED_MS, GC_PAUSE -> 4;
             };
         }
 
@@ -92,8 +95,8 @@ public final class CompareWriter {
 
     /** Compares two run folders (or their results.csv), with the samples of each when it has samples.csv. */
     public static Comparison load(Path a, Path b) throws IOException {
-        return Comparison.of(ResultsCsv.read(csv(a)), samples(a), Pricing.read(dir(a)), ResultsCsv.read(csv(b)), samples(b),
-                Pricing.read(dir(b)));
+        return Comparison.of(ResultsCsv.read(csv(a)), samples(a), Pricing.read(dir(a)), recorded(a), ResultsCsv.read(csv(b)),
+                samples(b), Pricing.read(dir(b)), recorded(b));
     }
 
     /**
@@ -103,7 +106,25 @@ public final class CompareWriter {
      */
     public static Comparison load(Path a, Conditions fromA, Path b, Conditions fromB) throws IOException {
         return Comparison.of(under(ResultsCsv.read(csv(a)), fromA, fromA), under(samples(a), fromA, fromA), Pricing.read(dir(a)),
-                under(ResultsCsv.read(csv(b)), fromB, fromA), under(samples(b), fromB, fromA), Pricing.read(dir(b)));
+                recordedUnder(recorded(a), fromA, fromA), under(ResultsCsv.read(csv(b)), fromB, fromA),
+                under(samples(b), fromB, fromA), Pricing.read(dir(b)), recordedUnder(recorded(b), fromB, fromA));
+    }
+
+    private static Map<ResultRow.StepKey, List<JfrRecord>> recordedUnder(Map<ResultRow.StepKey, List<JfrRecord>> recorded,
+                                                                         Conditions only, Conditions as) {
+        Map<ResultRow.StepKey, List<JfrRecord>> map = new LinkedHashMap<>();
+        recorded.forEach((key, list) -> {
+            if (key.conditions().equals(only)) {
+                List<JfrRecord> relabelled = list.stream().map(x -> x.withConditions(as)).toList();
+                map.put(relabelled.get(0).key(), relabelled);
+            }
+        });
+        return map;
+    }
+
+    /** A run's flight recordings' summaries by step (a run without --jfr has none). */
+    private static Map<ResultRow.StepKey, List<JfrRecord>> recorded(Path dirOrFile) throws IOException {
+        return JfrCsv.byStep(JfrCsv.TABLE.read(dir(dirOrFile).resolve(JfrCsv.FILE)));
     }
 
     private static List<ResultRow> under(List<ResultRow> rows, Conditions only, Conditions as) {
@@ -255,6 +276,7 @@ public final class CompareWriter {
             case COST -> Pricing.cost(v);
             case RUNQ -> String.format(Locale.ROOT, "%.2f", v);
             case INVOLUNTARY_CS -> String.format(Locale.ROOT, "%.4f", v);
+            case PINNED, PINNED_MS, GC_PAUSE -> String.format(Locale.ROOT, "%.5f", v);
         };
     }
 
@@ -266,6 +288,9 @@ public final class CompareWriter {
             case COST -> "per million requests";
             case RUNQ -> "µs run-queue wait/req";
             case INVOLUNTARY_CS -> "involuntary switches/req";
+            case PINNED -> "pinned virtual threads/req";
+            case PINNED_MS -> "ms pinned/req";
+            case GC_PAUSE -> "ms GC pause/req";
         };
     }
 

@@ -12,6 +12,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.jfr.JfrRecord;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.stats.ForkPool;
 import org.testbed.runfolder.stats.ForkedSamples;
@@ -79,26 +80,59 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
          */
         RUNQ("runq_wait", false, 0.25, r -> Double.NaN, s -> s.saturation().runQueueWaitUsPerReq()),
         /** The server's involuntary context switches per request: lower is better; as {@link #RUNQ}. */
-        INVOLUNTARY_CS("involuntary_cs", false, 0.25, r -> Double.NaN, s -> s.saturation().involuntarySwitchesPerReq());
+        INVOLUNTARY_CS("involuntary_cs", false, 0.25, r -> Double.NaN, s -> s.saturation().involuntarySwitchesPerReq()),
+        /**
+         * Virtual threads pinned to their carrier while blocked, per request, from {@code jfr.csv}: lower is
+         * better. Only when both runs were recorded ({@code --jfr}) and either pinned at all. An event is a
+         * block of 20 ms or more (the JDK's threshold), so its count moves by whole events: 25 %, as
+         * {@link #RUNQ}, a first setting.
+         */
+        PINNED("pinned", false, 0.25, JfrRecord::pinnedPerRequest),
+        /** The time virtual threads were pinned while blocked, ms per request; as {@link #PINNED}. */
+        PINNED_MS("pinned_ms", false, 0.25, JfrRecord::pinnedMsPerRequest),
+        /**
+         * The collector's stop-the-world pauses, ms per request, from {@code jfr.csv}: lower is better.
+         * A window of a few seconds holds a handful of pauses, so it scatters as the scheduler's counts do.
+         */
+        GC_PAUSE("gc_pause", false, 0.25, JfrRecord::gcPauseMsPerRequest);
 
         /** The figures every matched step has, whatever the runs' prices. */
         public static final List<Metric> MEASURED = List.of(RPS, P99, CPU);
         /** The figures of the server's saturation readings, compared when both runs' samples have them. */
         public static final List<Metric> SATURATION = List.of(RUNQ, INVOLUNTARY_CS);
+        /** The figures of the flight recordings ({@code jfr.csv}), compared when both runs were recorded. */
+        public static final List<Metric> RECORDED = List.of(PINNED, PINNED_MS, GC_PAUSE);
+        /**
+         * The figures {@code --fail-on slower} leaves out: they say where time went (a queue, a pin, a
+         * pause) rather than what a user got, and move with whatever else the machine runs.
+         */
+        public static final List<Metric> EXPLAINING = List.of(RUNQ, INVOLUNTARY_CS, PINNED, PINNED_MS, GC_PAUSE);
 
         private final String wireName;
         private final boolean higherIsBetter;
         private final double minEffect;
         private final ToDoubleFunction<ResultRow> ofRow;
         private final ToDoubleFunction<SampleRecord> ofSample;
+        private final ToDoubleFunction<JfrRecord> ofRecording;
 
         Metric(String wireName, boolean higherIsBetter, double minEffect, ToDoubleFunction<ResultRow> ofRow,
                ToDoubleFunction<SampleRecord> ofSample) {
+            this(wireName, higherIsBetter, minEffect, ofRow, ofSample, r -> Double.NaN);
+        }
+
+        /** A figure of {@code jfr.csv} only: results.csv and samples.csv do not know it (NaN). */
+        Metric(String wireName, boolean higherIsBetter, double minEffect, ToDoubleFunction<JfrRecord> ofRecording) {
+            this(wireName, higherIsBetter, minEffect, r -> Double.NaN, s -> Double.NaN, ofRecording);
+        }
+
+        Metric(String wireName, boolean higherIsBetter, double minEffect, ToDoubleFunction<ResultRow> ofRow,
+               ToDoubleFunction<SampleRecord> ofSample, ToDoubleFunction<JfrRecord> ofRecording) {
             this.wireName = wireName;
             this.higherIsBetter = higherIsBetter;
             this.minEffect = minEffect;
             this.ofRow = ofRow;
             this.ofSample = ofSample;
+            this.ofRecording = ofRecording;
         }
 
         /** "rps", "p99" or "cpu", as in compare.csv's metric column. */
@@ -121,6 +155,10 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
 
         public double of(SampleRecord sample) {
             return ofSample.applyAsDouble(sample);
+        }
+
+        public double of(JfrRecord recorded) {
+            return ofRecording.applyAsDouble(recorded);
         }
 
         /**
@@ -210,6 +248,17 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
     public static Comparison of(List<ResultRow> a, Map<ResultRow.StepKey, List<SampleRecord>> samplesA,
                                 Optional<Pricing> priceA, List<ResultRow> b,
                                 Map<ResultRow.StepKey, List<SampleRecord>> samplesB, Optional<Pricing> priceB) {
+        return of(a, samplesA, priceA, Map.of(), b, samplesB, priceB, Map.of());
+    }
+
+    /**
+     * Two runs with their samples, prices and flight recordings' summaries by step ({@code JfrCsv.byStep}):
+     * a step recorded in both runs also gets the {@link Metric#RECORDED} figures.
+     */
+    public static Comparison of(List<ResultRow> a, Map<ResultRow.StepKey, List<SampleRecord>> samplesA,
+                                Optional<Pricing> priceA, Map<ResultRow.StepKey, List<JfrRecord>> recordedA, List<ResultRow> b,
+                                Map<ResultRow.StepKey, List<SampleRecord>> samplesB, Optional<Pricing> priceB,
+                                Map<ResultRow.StepKey, List<JfrRecord>> recordedB) {
         Map<ResultRow.StepKey, ResultRow> byKeyB = index(b);
         Map<ResultRow.StepKey, ResultRow> byKeyA = index(a);
         RunPools poolsA = RunPools.of(byKeyA, samplesA);
@@ -259,6 +308,8 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
                             forksA, forksB, poolsA.others(metric, e.getKey(), forksA), poolsB.others(metric, e.getKey(), forksB)));
                 }
             }
+            changes.addAll(recordedChanges(recordedA.getOrDefault(e.getKey(), List.of()),
+                    recordedB.getOrDefault(e.getKey(), List.of())));
             matched.add(new Match(e.getKey(), ra, rb, List.copyOf(changes), flags));
         }
         List<ResultRow.StepKey> onlyB = new ArrayList<>();
@@ -268,6 +319,30 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
             }
         }
         return new Comparison(matched, onlyA, onlyB, priceA, priceB);
+    }
+
+    /**
+     * The {@link Metric#RECORDED} figures of a step recorded in both runs, A and B the medians of their
+     * samples, each weighed fork by fork as CPU per request is; a figure that is zero in every sample
+     * of both (no virtual thread pinned, a window without a GC pause) is left out: there is no change
+     * to weigh, and no ratio of nothing to nothing.
+     */
+    private static List<Change> recordedChanges(List<JfrRecord> a, List<JfrRecord> b) {
+        List<Change> changes = new ArrayList<>();
+        if (a.isEmpty() || b.isEmpty()) {
+            return changes;
+        }
+        for (Metric metric : Metric.RECORDED) {
+            List<double[]> forksA = ForkedSamples.byFork(a, JfrRecord::repeat, metric::of);
+            List<double[]> forksB = ForkedSamples.byFork(b, JfrRecord::repeat, metric::of);
+            double[] all = Stream.concat(forksA.stream(), forksB.stream()).flatMapToDouble(Arrays::stream).toArray();
+            if (Arrays.stream(all).allMatch(v -> v == 0 || Double.isNaN(v))) {
+                continue;
+            }
+            changes.add(change(metric, MedianInterval.median(Judgement.flat(forksA)), MedianInterval.median(Judgement.flat(forksB)),
+                    forksA, forksB));
+        }
+        return changes;
     }
 
     /** Whether a step's samples carry the server's saturation readings (a run from before them does not). */

@@ -25,6 +25,7 @@ import org.testbed.runfolder.stats.Verdict;
  *   FAIL_ON := TERM ( "," TERM )*
  *   TERM    := FIGURE [ "&gt;" PCT "%" ]
  *   FIGURE  := "slower" (every figure compare weighs) | "rps" | "p99" | "cpu" | "cost" | "runq_wait" | "involuntary_cs"
+ *            | "pinned" | "pinned_ms" | "gc_pause"
  *   PCT     := a number, 0 &lt; PCT &lt; 100
  * </pre>
  * e.g. {@code slower}, {@code rps,p99}, {@code slower>5%}, {@code rps>5%,p99>10%}. A figure named on
@@ -46,16 +47,18 @@ public record FailOn(String text, Map<Metric, Double> minEffects) {
     private static final String EVERY = "slower";
     /** The unit of each figure in the messages, by its name in compare.csv. */
     private static final Map<String, String> UNITS = Map.of("rps", " req/s", "p99", " ms", "cpu", " ms/req", "cost", " per million requests",
-            "runq_wait", " µs/req run-queue wait", "involuntary_cs", " involuntary switches/req");
+            "runq_wait", " µs/req run-queue wait", "involuntary_cs", " involuntary switches/req", "pinned", " pinned virtual threads/req",
+            "pinned_ms", " ms pinned/req", "gc_pause", " ms GC pause/req");
     private static final Pattern TERM = Pattern.compile("([a-z0-9_.]+)(?:\\s*>\\s*([0-9]+(?:\\.[0-9]+)?)\\s*%)?");
 
     /**
      * What {@code --fail-on} takes, in one line; the figures are compare's own, so a figure compare
-     * learns to weigh is gated by {@code slower} too, except the server's saturation readings: they
-     * explain a figure (where the time waited) rather than being one a user pays for, and the
-     * scheduler's counts move with whatever else the machine runs, so they gate only when named.
+     * learns to weigh is gated by {@code slower} too, except the server's saturation readings and the
+     * flight recordings' figures ({@link Metric#EXPLAINING}): they explain a figure (where the time
+     * waited, was pinned or paused) rather than being one a user pays for, and they move with whatever
+     * else the machine runs, so they gate only when named.
      */
-    public static final String USAGE = "--fail-on takes slower (every figure but runq_wait and involuntary_cs) or figures among "
+    public static final String USAGE = "--fail-on takes slower (every figure but runq_wait, involuntary_cs, pinned, pinned_ms and gc_pause) or figures among "
             + Arrays.stream(Metric.values()).map(Metric::wireName).collect(Collectors.joining(", "))
             + ", comma-separated, each with an optional smallest change >PCT% (0 < PCT < 100): e.g. slower, rps,p99,"
             + " 'slower>5%', 'p99>10%'";
@@ -68,7 +71,7 @@ public record FailOn(String text, Map<Metric, Double> minEffects) {
     public static FailOn every() {
         Map<Metric, Double> all = new EnumMap<>(Metric.class);
         for (Metric m : Metric.values()) {
-            if (!Metric.SATURATION.contains(m)) {
+            if (!Metric.EXPLAINING.contains(m)) {
                 all.put(m, 0.0);
             }
         }
@@ -121,7 +124,7 @@ public record FailOn(String text, Map<Metric, Double> minEffects) {
         }
         Map<Metric, Double> gated = new EnumMap<>(Metric.class);
         for (Metric metric : Metric.values()) {
-            Double min = named.containsKey(metric) ? named.get(metric) : Metric.SATURATION.contains(metric) ? null : every;
+            Double min = named.containsKey(metric) ? named.get(metric) : Metric.EXPLAINING.contains(metric) ? null : every;
             if (min != null) {
                 gated.put(metric, min);
             }

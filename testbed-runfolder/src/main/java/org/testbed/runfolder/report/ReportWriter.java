@@ -21,6 +21,8 @@ import org.testbed.runfolder.capacity.Sla;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.counters.CounterRecord;
 import org.testbed.runfolder.counters.CountersCsv;
+import org.testbed.runfolder.jfr.JfrCsv;
+import org.testbed.runfolder.jfr.JfrRecord;
 import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.csv.SampleRecord;
@@ -71,6 +73,7 @@ public final class ReportWriter {
         if (!counters.isEmpty()) {
             data.set("counters", countersJson(counters));
         }
+        attachRecordings(data, rows, JfrCsv.medians(JfrCsv.TABLE.read(runDir.resolve(JfrCsv.FILE))));
         List<CapacityCsv.Summary> capacities = CapacityCsv.summaries(CapacityCsv.TABLE.read(runDir.resolve(CapacityCsv.FILE)));
         if (!capacities.isEmpty()) {
             data.set("capacity", capacityJson(capacities));
@@ -152,6 +155,22 @@ public final class ReportWriter {
             }
         }
         return array;
+    }
+
+    /**
+     * Each step's flight recording summary (jfr.csv, the median of its samples) under {@code jfr} in
+     * its row, by jfr.csv's columns: the page shows it beside the step's CPU per request.
+     */
+    static void attachRecordings(ObjectNode data, List<ResultRow> rows, List<JfrRecord> medians) {
+        Map<ResultRow.StepKey, JfrRecord> byStep = new HashMap<>();
+        medians.forEach(m -> byStep.put(m.key(), m));
+        ArrayNode json = (ArrayNode) data.get("rows");
+        for (int i = 0; i < rows.size() && i < json.size(); i++) {
+            JfrRecord recorded = byStep.get(rows.get(i).key());
+            if (recorded != null) {
+                ((ObjectNode) json.get(i)).set("jfr", JfrCsv.TABLE.json(recorded));
+            }
+        }
     }
 
     /** counters.csv records as JSON objects by column; a figure perf could not count is null. */

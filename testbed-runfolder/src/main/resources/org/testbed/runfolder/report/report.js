@@ -579,15 +579,24 @@
       levelOf: levelOf, levelLabel: levelLabel, seriesOf: seriesOf, color: color, chart: function () { charts++; }};
     if (window.testbedTimeline) { window.testbedTimeline.operations(main, data, kit); }
     html('h2', {}, main, 'Every step: latency percentiles, server CPU, memory, GC');
-    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'through time', l: 1}, {name: 'driver', l: 1}, {name: 'conditions', l: 1}, 'TLS handshakes', 'gzip responses', 'requests', 'errors', 'req/s',
+    // With --jfr, the JVM's own account of the window beside the CPU and the saturation readings.
+    var recorded = rows.some(function (r) { return r.jfr; });
+    var at = -1;
+    var afterThrottled = function (cells, jfrCells) {
+      if (at < 0) { at = cells.indexOf('CPU throttled') + 1; } // the header comes first: every row splices there too
+      return recorded ? cells.slice(0, at).concat(jfrCells).concat(cells.slice(at)) : cells;
+    };
+    table(main, afterThrottled([{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'through time', l: 1}, {name: 'driver', l: 1}, {name: 'conditions', l: 1}, 'TLS handshakes', 'gzip responses', 'requests', 'errors', 'req/s',
       'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'CPU user ms/req', 'CPU sys ms/req', 'run-queue wait µs/req', 'queued (of its CPUs)',
       'involuntary switches/req', 'listen overflows', 'TCP retransmits', 'CPU throttled', 'RSS MiB', 'GCs', 'GC ms',
       'load side', 'driver CPU', 'memcached CPU', 'load CPUs busy', 'server CPUs busy', 'steal', 'other load',
       'repeats', {name: 'req/s interval', l: 1}, {name: 'p99 ms interval', l: 1}, {name: 'CPU ms/req interval', l: 1}, {name: 'steady', l: 1}, 'warm-up',
-      {name: 'raw', l: 1}, {name: 'flame graph', l: 1}, {name: 'heat map', l: 1}],
+      {name: 'raw', l: 1}, {name: 'flame graph', l: 1}, {name: 'heat map', l: 1}], ['pinned virtual threads (JFR)', 'GC pauses (JFR)', 'safepoints (JFR)',
+      'allocated MB/s (JFR)', 'allocated kB/req (JFR)', {name: 'contended monitors (JFR)', l: 1}]),
       rows.map(function (r) {
         var s = r.step || {};
-        return [r.variant, r.scenario, levelLabel(r), r.timeline !== undefined ? {href: '#timeline=' + r.timeline, text: 'through time'} : '',
+        var j = r.jfr;
+        return afterThrottled([r.variant, r.scenario, levelLabel(r), r.timeline !== undefined ? {href: '#timeline=' + r.timeline, text: 'through time'} : '',
           r.driver, r.conditions || 'plain', s.tls_handshakes !== undefined ? s.tls_handshakes : '',
           s.gzip_responses !== undefined ? s.gzip_responses : '', r.requests, r.errors ? {text: String(r.errors), cls: 'bad'} : 0, fmt(r.rps, 1),
           fmt(r.lat_p50_ms, 3), fmt(r.lat_p90_ms, 3), fmt(r.lat_p99_ms, 3), fmt(r.lat_p999_ms, 3), fmt(r.lat_max_ms, 3),
@@ -605,7 +614,11 @@
           steadyCell(r), isNaN(num(s.warmup_s)) ? '' : (num(s.warmup_unsettled_samples) > 0
             ? {text: fmt(num(s.warmup_s), 1) + ' s, cut short in ' + num(s.warmup_unsettled_samples), cls: 'unsteady'} : fmt(num(s.warmup_s), 1) + ' s'),
           s.raw ? {href: s.raw, text: 'raw'} : '', s.flamegraph ? {href: s.flamegraph, text: 'flame graph'} : '',
-          s.heatmap ? {href: s.heatmap, text: 'heat map'} : ''];
+          s.heatmap ? {href: s.heatmap, text: 'heat map'} : ''], !j ? ['', '', '', '', '', ''] : [
+          num(j.pinned) > 0 ? {text: fmt(num(j.pinned), 0) + ', ' + fmt(num(j.pinned_ms), 0) + ' ms, longest ' + fmt(num(j.pinned_max_ms), 0) + ' ms', cls: 'bad'} : '0',
+          fmt(num(j.gc_pauses), 0) + ', ' + fmt(num(j.gc_pause_ms), 1) + ' ms, longest ' + fmt(num(j.gc_pause_max_ms), 1) + ' ms',
+          fmt(num(j.safepoints), 0) + ', ' + fmt(num(j.safepoint_ms), 1) + ' ms', fmt(num(j.alloc_mb_per_s), 1), fmt(num(j.alloc_kb_per_req), 2),
+          j.jfr_file ? {href: j.jfr_file, text: j.contended_monitors || 'none'} : (j.contended_monitors || 'none')]);
       }), function (i) { return saturated(rows[i]) ? 'saturated' : ''; });
     renderStepColumns(main, rows);
     if (data.counters && data.counters.length) { renderCounters(main, data.counters, color); }
@@ -744,7 +757,11 @@
   // Both runs had the server's saturation readings: its run-queue wait and involuntary switches per request.
   var SATURATION_METRICS = [
     {key: 'runq_wait', name: 'run-queue wait per request', unit: 'µs', digits: 2, better: 'lower is better'},
-    {key: 'involuntary_cs', name: 'involuntary switches per request', unit: '', digits: 4, better: 'lower is better'}];
+    {key: 'involuntary_cs', name: 'involuntary switches per request', unit: '', digits: 4, better: 'lower is better'},
+    // Both runs had --jfr: pinned virtual threads and GC pauses per request, from jfr.csv.
+    {key: 'pinned', name: 'pinned virtual threads per request', unit: '', digits: 5, better: 'lower is better'},
+    {key: 'pinned_ms', name: 'time pinned per request', unit: 'ms', digits: 5, better: 'lower is better'},
+    {key: 'gc_pause', name: 'GC pause per request', unit: 'ms', digits: 5, better: 'lower is better'}];
   // Both runs had a price: the cost of a million requests, in their price unit.
   var COST_METRIC = {key: 'cost', name: 'cost per million requests', unit: 'per million requests', better: 'lower is better'};
 

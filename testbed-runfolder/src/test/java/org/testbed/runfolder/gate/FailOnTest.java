@@ -46,8 +46,9 @@ class FailOnTest {
 
     @Test
     void badInputIsOneLineNamingWhatIsAllowed() {
-        assertBad("faster", "--fail-on 'faster': no figure 'faster'; --fail-on takes slower (every figure but runq_wait and involuntary_cs) or figures"
-                + " among rps, p99, cpu, cost, runq_wait, involuntary_cs, comma-separated");
+        assertBad("faster", "--fail-on 'faster': no figure 'faster'; --fail-on takes slower (every figure but runq_wait,"
+                + " involuntary_cs, pinned, pinned_ms and gc_pause) or figures among rps, p99, cpu, cost, runq_wait, involuntary_cs,"
+                + " pinned, pinned_ms, gc_pause, comma-separated");
         assertBad("", "--fail-on '' has an empty term");
         assertBad("rps,,p99", "--fail-on 'rps,,p99' has an empty term");
         assertBad("p99>10", "--fail-on 'p99>10': 'p99>10' is not a figure with an optional >PCT%");

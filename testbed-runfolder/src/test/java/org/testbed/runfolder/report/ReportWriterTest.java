@@ -28,6 +28,8 @@ import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.runfolder.jfr.JfrCsv;
+import org.testbed.runfolder.jfr.JfrRecord;
 import org.testbed.runfolder.price.PriceList;
 import org.testbed.runfolder.stats.MedianInterval;
 import org.testbed.runfolder.timeline.GcReading;
@@ -177,6 +179,21 @@ class ReportWriterTest {
         Matcher status = Pattern.compile("Rendered (\\d+) chart\\(s\\) from (\\d+) row\\(s\\)").matcher(dom);
         assertThat(status.find()).isTrue();
         assertThat(Integer.parseInt(status.group(2))).isEqualTo(24);
+    }
+
+    @Test
+    void aRecordedStepShowsItsPinsBesideItsCpu(@TempDir Path dir) throws Exception {
+        syntheticRun(dir, 1.0);
+        ResultRow.StepKey delay = ResultsCsv.read(dir.resolve(ResultsCsv.FILE)).stream().map(ResultRow::key)
+                .filter(k -> k.variant().equals("vertx") && k.scenario().equals("delay")).findFirst().orElseThrow();
+        JfrCsv.TABLE.create(dir.resolve(JfrCsv.FILE));
+        JfrCsv.TABLE.append(dir.resolve(JfrCsv.FILE), new JfrRecord(delay, 1, 1, 7800, 3.0,
+                new JfrRecord.Events(30, 1200, 42), new JfrRecord.Events(2, 31.5, 18.25), new JfrRecord.Events(4, 40, 20), 120.5,
+                15.25, "java.lang.Object 88ms 4", "raw/vertx/delay-c0400.jfr"));
+        String dom = Chromium.dumpDom(ReportWriter.write(dir));
+        assertThat(dom).contains("data-render=\"ok\"").contains(">pinned virtual threads (JFR)</th>")
+                .contains(">allocated kB/req (JFR)</th>").contains("30, 1200 ms, longest 42 ms").contains("2, 31.5 ms, longest 18.3 ms")
+                .contains("href=\"raw/vertx/delay-c0400.jfr\">java.lang.Object 88ms 4</a>");
     }
 
     @Test

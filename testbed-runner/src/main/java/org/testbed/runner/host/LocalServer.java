@@ -3,6 +3,7 @@ package org.testbed.runner.host;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.JdkInfo;
@@ -79,6 +80,11 @@ public final class LocalServer implements RunningServer {
     @Override
     public EventCounting countEvents(Path output) throws IOException {
         return PerfStat.attach(process.pid(), output)::stop;
+    }
+
+    @Override
+    public FlightRecording record(String name, List<String> settings) throws IOException {
+        return LocalFlightRecording.start(process.pid(), name, settings);
     }
 
     @Override

@@ -229,6 +229,11 @@ public final class RemoteServer implements RunningServer {
      * start (the step goes on without a flame graph).
      */
     @Override
+    public FlightRecording record(String name, List<String> settings) throws IOException {
+        return RemoteFlightRecording.start(machine, deployer.directory(), pid, jdk.home(), name, settings);
+    }
+
+    @Override
     public Flamegraphs.Profiled profiled(Flamegraphs flamegraphs) {
         if (label.emulation().isPresent()) {
             return new Unprofiled("not profiled: the server's JVM is " + label.describeArch() + "; its JDK's jcmd, which"

@@ -3,6 +3,7 @@ package org.testbed.runner.host;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
@@ -37,6 +38,12 @@ public interface RunningServer extends AutoCloseable {
 
     /** Starts {@code perf stat} on its machine, attached to it; the counts are copied into {@code output}. */
     EventCounting countEvents(Path output) throws IOException;
+
+    /**
+     * Starts a JDK Flight Recorder recording {@code name} in its JVM with {@code settings} (the
+     * arguments of {@code jcmd JFR.start} after the name), through its JDK's jcmd on its machine.
+     */
+    FlightRecording record(String name, List<String> settings) throws IOException;
 
     /** It, to profile with {@code flamegraphs}: attached here, or through jcmd on its machine. */
     Flamegraphs.Profiled profiled(Flamegraphs flamegraphs);

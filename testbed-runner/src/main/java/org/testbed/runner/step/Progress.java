@@ -12,6 +12,7 @@ import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runner.jfr.RecordingLine;
 
 /**
  * Console progress: one line per sample and an estimate of the time left, and on a terminal the
@@ -112,7 +113,8 @@ public final class Progress {
         }
         out.printf(Locale.ROOT, "[%3d/%d] %-22s %-9s %-8s %9.0f req/s  p99 %8.3f ms  cpu %7.4f ms/req%s  load CPU %3.0f%%%s%s%s%s%s  ETA %s%n",
                 stepsDone, totalSteps, row.variant(), row.scenario(), row.key().describe(), row.throughput().rps(), row.latency().p99Ms(),
-                row.server().cpuMsPerReq(), SaturationAccounting.headline(step.server().saturation(), row.throughput().requests()),
+                row.server().cpuMsPerReq(), SaturationAccounting.headline(step.server().saturation(), row.throughput().requests())
+                        + (sample.jfr() == null ? "" : RecordingLine.headline(sample.jfr())),
                 step.load().loadSidePct(), step.load().saturated() ? " SATURATED" : "",
                 step.load().otherLoadPct() > LoadAccounting.NOISE_PCT
                         ? String.format(Locale.ROOT, "  NOT QUIET (%.0f%% other load)", step.load().otherLoadPct()) : "",

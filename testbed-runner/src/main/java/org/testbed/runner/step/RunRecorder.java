@@ -11,6 +11,7 @@ import org.testbed.runfolder.ResultsCsv;
 import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.counters.CountersCsv;
+import org.testbed.runfolder.jfr.JfrCsv;
 import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.csv.SamplesCsv;
@@ -31,6 +32,7 @@ final class RunRecorder {
     private final Path operationsCsv;
     private final Path countersCsv;
     private final Path capacityCsv;
+    private final Path jfrCsv;
     private final Map<ResultRow.StepKey, List<Sample>> byStep = new LinkedHashMap<>();
 
     private RunRecorder(Path out) {
@@ -40,6 +42,7 @@ final class RunRecorder {
         this.operationsCsv = out.resolve(OperationsCsv.FILE);
         this.countersCsv = out.resolve(CountersCsv.FILE);
         this.capacityCsv = out.resolve(CapacityCsv.FILE);
+        this.jfrCsv = out.resolve(JfrCsv.FILE);
     }
 
     /**
@@ -47,6 +50,11 @@ final class RunRecorder {
      * @param capacity whether the run searches capacities under an SLA (then capacity.csv is written too)
      */
     static RunRecorder create(Path out, boolean counters, boolean capacity) throws IOException {
+        return create(out, counters, false, capacity);
+    }
+
+    /** @param jfr whether the samples carry flight recordings' summaries (then jfr.csv is written too) */
+    static RunRecorder create(Path out, boolean counters, boolean jfr, boolean capacity) throws IOException {
         RunRecorder recorder = new RunRecorder(out);
         ResultsCsv.create(recorder.resultsCsv);
         StepsCsv.TABLE.create(recorder.stepsCsv);
@@ -54,6 +62,9 @@ final class RunRecorder {
         OperationsCsv.TABLE.create(recorder.operationsCsv);
         if (counters) {
             CountersCsv.TABLE.create(recorder.countersCsv);
+        }
+        if (jfr) {
+            JfrCsv.TABLE.create(recorder.jfrCsv);
         }
         if (capacity) {
             CapacityCsv.TABLE.create(recorder.capacityCsv);
@@ -68,6 +79,9 @@ final class RunRecorder {
         }
         if (sample.counters() != null) {
             CountersCsv.TABLE.append(countersCsv, sample.counters());
+        }
+        if (sample.jfr() != null) {
+            JfrCsv.TABLE.append(jfrCsv, sample.jfr());
         }
         byStep.computeIfAbsent(sample.key(), k -> new ArrayList<>()).add(sample);
         List<ResultRow> rows = new ArrayList<>();

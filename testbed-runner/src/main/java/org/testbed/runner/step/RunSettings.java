@@ -99,8 +99,14 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
      * @param flamegraph the flame graph per step: {@code cpu} (on-CPU, with user-only and kernel-only views)
      *                   or {@code wall} (wall clock: where threads wait too)
      * @param counters whether to count the server's events with perf stat during each step ({@code counters.csv})
+     * @param jfr whether to record each step's server with JDK Flight Recorder ({@code jfr.csv}, the recordings in {@code raw/})
      */
-    public record Observation(Optional<String> flamegraph, boolean counters) {
+    public record Observation(Optional<String> flamegraph, boolean counters, boolean jfr) {
+
+        /** Without flight recordings. */
+        public Observation(Optional<String> flamegraph, boolean counters) {
+            this(flamegraph, counters, false);
+        }
     }
 
     public RunSettings {

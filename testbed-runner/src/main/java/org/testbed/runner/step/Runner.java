@@ -49,7 +49,8 @@ public final class Runner {
         Path out = settings.output().out();
         Files.createDirectories(out.resolve("raw"));
         Files.createDirectories(out.resolve("logs"));
-        RunRecorder recorder = RunRecorder.create(out, settings.observation().counters(), settings.capacity().isPresent());
+        RunRecorder recorder = RunRecorder.create(out, settings.observation().counters(), settings.observation().jfr(),
+                settings.capacity().isPresent());
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Pinning pinning = settings.servers().pinning();
         Environment.cpus(); // counted before this process is pinned

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -15,10 +16,14 @@ import org.testbed.runfolder.counters.CounterRecord;
 import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.jfr.JfrRecord;
+import org.testbed.runner.jfr.RecordingLine;
+import org.testbed.runner.jfr.WindowSummary;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.EventCounting;
+import org.testbed.runner.host.FlightRecording;
 import org.testbed.runner.host.MachineLabel;
 import org.testbed.runner.host.RunningServer;
 import org.testbed.driver.Level;
@@ -47,7 +52,8 @@ import org.testbed.variant.Variant;
  * flame graph if asked), reads the server after, and turns it into a {@link Sample} whose raw file
  * and interval log (the latencies second by second, {@code .hlog} beside the raw file) are written
  * at once; for a server on this machine, with its GC counters read through the window beside them
- * ({@code .gc.csv}).
+ * ({@code .gc.csv}); with {@code --jfr}, a flight recording of the server beside them ({@code .jfr}),
+ * summarised over the window.
  */
 final class StepMeasurement {
     private final RunSettings settings;
@@ -85,6 +91,10 @@ final class StepMeasurement {
         Files.createDirectories(rawFile.getParent());
         int loadCpus = settings.servers().pinning().loadCpuCount();
 
+        // Started before the first reading and stopped after the last: what starting and stopping a
+        // recording cost the server (a JVM's first JFR.start loads the recorder) stays out of the step's CPU.
+        Path jfrFile = rawFile.resolveSibling(slug + ".jfr");
+        FlightRecording recording = settings.observation().jfr() ? startRecording(variant, server, slug) : null;
         ServerSnapshot before = ServerSnapshot.before(server, memcachedPid);
         String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
         Path flameFile = settings.output().out().resolve("flame").resolve(variant.name()).resolve(slug + ".html");
@@ -99,11 +109,14 @@ final class StepMeasurement {
         LoadResult result;
         boolean drawn = false;
         CounterReading counted = null;
+        Instant windowStart = Instant.now();
+        Instant windowEnd;
         try {
             result = driver instanceof NioHttpDriver nio
                     ? nio.run(target, workload, level, settings.load().duration(), loadCpus, WindowWatcher.NEVER, live)
                     : driver.run(target, workload, level, settings.load().duration(), loadCpus);
         } finally {
+            windowEnd = Instant.now();
             if (gcSampler != null) {
                 gcReadings = gcSampler.stop();
             }
@@ -118,6 +131,7 @@ final class StepMeasurement {
             }
         }
         ServerSnapshot after = ServerSnapshot.after(server, memcachedPid);
+        WindowSummary recorded = recording == null ? null : stopRecording(variant, recording, jfrFile, slug, windowStart, windowEnd);
         ProcStatus memory = after.memory();
         MachineLabel machine = server.machine();
         LoadAccounting load = LoadAccounting.of(before, after, result, settings.servers().pinning(), settings.load().saturationPct());
@@ -181,7 +195,6 @@ final class StepMeasurement {
         if (counted != null) {
             rawText += "\nperf stat of the server over the step (totals):\n" + counted.describe();
         }
-        Files.writeString(rawFile, rawText, StandardCharsets.UTF_8);
         if (!result.intervals().isEmpty()) {
             Path hlog = rawFile.resolveSibling(slug + ".hlog");
             if (gcReadings.size() > 1) {
@@ -192,7 +205,13 @@ final class StepMeasurement {
                     variant.name(), variant.mode(), workload.name(), level.label(), settings.conditions().label(), repeat,
                     iteration, result.driver(), startedAt)));
         }
-        return new Sample(row, step, sample, counters, operations);
+        JfrRecord jfr = recorded == null ? null
+                : recorded.record(key, repeat, iteration, result.requests(), settings.output().out().relativize(jfrFile).toString());
+        if (jfr != null) {
+            rawText += "\n" + RecordingLine.describe(jfr, recorded) + "\n";
+        }
+        Files.writeString(rawFile, rawText, StandardCharsets.UTF_8);
+        return new Sample(row, step, sample, counters, operations, jfr);
     }
 
     /** The run's price on the server's machine, or empty without one. */
@@ -206,6 +225,31 @@ final class StepMeasurement {
                 warmUp.settled() ? "the server was steady" : "NOT SETTLED: it ended at the --warmup limit",
                 trend.firstMedian(), trend.lastMedian(), 100 * trend.change(), 100 * trend.threshold(),
                 trend.steady() ? "steady" : "NOT STEADY (still trending; its figures describe a moving target)");
+    }
+
+    /** A recording started, or null (and a problem said) when the server's JDK would not start one. */
+    private FlightRecording startRecording(Variant variant, RunningServer server, String slug) {
+        try {
+            return server.record("testbed-" + slug, WindowSummary.SETTINGS);
+        } catch (IOException e) {
+            problems.add(variant.name() + " " + slug + " flight recording: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * Stops the recording into {@code file} and summarises the window in it, placed on the server's
+     * clock; null (and a problem said) when it could not be had.
+     */
+    private WindowSummary stopRecording(Variant variant, FlightRecording recording, Path file, String slug, Instant from,
+                                        Instant to) {
+        try {
+            Duration ahead = recording.stop(file);
+            return WindowSummary.of(file, from.plus(ahead), to.plus(ahead));
+        } catch (IOException | RuntimeException e) {
+            problems.add(variant.name() + " " + slug + " flight recording: " + e.getMessage());
+            return null;
+        }
     }
 
     /**
