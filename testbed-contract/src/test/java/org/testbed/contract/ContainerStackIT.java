@@ -20,9 +20,7 @@ import org.testbed.variant.Variant;
 /**
  * The container set-up beyond one image: docker/compose.yaml brought up through podman's Docker API
  * with Debian's docker-compose (Memcached and Vert.x, health and CRUD through the published port,
- * then down), the arm64 image of the multi-arch build ({@code docker/docker-bake.hcl}'s second
- * platform) built and run under QEMU, and the Dockerfile's refusal of a JRE older than a variant
- * needs. Each writes one line to the contract summary; a missing capability is a skip said there.
+ * then down), and the Dockerfile's refusal of a JRE older than a variant needs. Each writes one line to the contract summary; a missing capability is a skip said there.
  */
 class ContainerStackIT {
     private static final String VARIANT = "vertx";
@@ -32,7 +30,7 @@ class ContainerStackIT {
     static void requirePodman() {
         String reason = PodmanLab.skipReason();
         if (reason != null) {
-            ContractSummary.skipped(PodmanLab.SUITE + " (compose, arm64)", reason);
+            ContractSummary.skipped(PodmanLab.SUITE + " (compose)", reason);
         }
         Assumptions.assumeTrue(reason == null, reason);
         lab = PodmanLab.get();
@@ -96,47 +94,6 @@ class ContainerStackIT {
         }
     }
 
-    @Test
-    void theArm64ImageOfTheMultiArchBuildRunsUnderEmulation() throws Exception {
-        String subject = "arm64 image " + VARIANT;
-        String reason = LocalBaseImages.missingArm64Emulation();
-        if (reason != null) {
-            ContractSummary.skipped(PodmanLab.SUITE + " arm64", reason);
-        }
-        Assumptions.assumeTrue(reason == null, reason);
-        List<String> notes = new ArrayList<>();
-        String image = "localhost/testbed-it/" + VARIANT + ":arm64";
-        String pod = "testbed-it-arm64";
-        int port = PodmanLab.freePort();
-        try {
-            lab.importArm64Base();
-            long started = System.nanoTime();
-            lab.build(image, VARIANT, "linux/arm64", PodmanLab.BASE_ARM64);
-            notes.add("built in " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) + " s");
-            assertThat(lab.podmanOk(Duration.ofSeconds(30), "image", "inspect", "--format", "{{.Architecture}}", image)).isEqualTo("arm64");
-            started = System.nanoTime();
-            PodStarter.start(lab, pod, port, image, PodmanLab.BASE_AMD64);
-            HttpProbe http = new HttpProbe(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(30));
-            PodStarter.awaitHealth(lab, pod, http, Duration.ofSeconds(180));
-            notes.add("healthy in " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) + " s");
-            assertThat(lab.podmanOk(Duration.ofSeconds(60), "exec", PodStarter.server(pod), "uname", "-m")).isEqualTo("aarch64");
-            notes.add("uname -m aarch64");
-            assertThat(PodStarter.log(lab, pod)).contains("transport epoll");
-            notes.add("transport epoll");
-            ContractChecks checks = new ContractChecks(http, VARIANT);
-            checks.putCreatesTheItemWithLocationAndEtag();
-            checks.getReturnsTheStoredItemWithTheEtagOfItsWrite();
-            notes.add("PUT, GET through 127.0.0.1");
-            ContractSummary.line(PodmanLab.SUITE, subject + " " + String.join(", ", notes) + ", passed");
-        } catch (Throwable failure) {
-            ContractSummary.line(PodmanLab.SUITE, subject + " " + String.join(", ", notes) + (notes.isEmpty() ? "" : ", ")
-                    + "FAILED: " + firstLine(failure));
-            throw failure;
-        } finally {
-            PodStarter.remove(lab, pod, image);
-        }
-    }
-
     /** A variant needing a newer Java than the base's fails the build, saying so, rather than the container at start. */
     @Test
     void aVariantNeedingANewerJavaThanTheBaseFailsTheBuild() throws Exception {
@@ -183,7 +140,7 @@ class ContainerStackIT {
         }
         List<String> command = new ArrayList<>(List.of("env", "DOCKER_HOST=unix://" + socket, "COMPOSE_PROJECT_NAME=testbed-it",
                 "TESTBED_IMAGE_PREFIX=localhost/testbed-it", "TESTBED_TAG=compose", "VERTX_PORT=" + port,
-                "TESTBED_TEST_NOFILE=" + Math.min(OpenFileLimit.ofSelf().hard(), 1048576)));
+                "TESTBED_TEST_NOFILE=" + Math.min(OpenFileLimit.ofSelf().hard(), 1048576), "TESTBED_TEST_NPROC=" + PodmanLab.nprocLimit()));
         command.addAll(compose);
         command.addAll(List.of("-f", root.resolve("docker/compose.yaml").toString(), "-f", override.toString()));
         command.addAll(List.of(args));

@@ -30,6 +30,11 @@ final class PodmanLab {
     static final String SUITE = "container images";
     static final String BASE_AMD64 = "localhost/testbed-base/bookworm-jre17:amd64";
     static final String BASE_ARM64 = "localhost/testbed-base/bookworm-jre17:arm64";
+    /**
+     * Both bases under one name, as a multi-arch image on a registry is: the Dockerfile's source stage
+     * asks for the build platform's, the server stage for the target's.
+     */
+    static final String BASE_MULTI = "localhost/testbed-base/bookworm-jre17:multi";
     /** podman 4 starts a container's processes under conmon, whose process limit is at most this. */
     private static final long CONMON_NPROC = 32768;
 
@@ -45,7 +50,7 @@ final class PodmanLab {
     private PodmanLab(Path dir) throws IOException {
         this.dir = dir;
         long nofile = Math.min(OpenFileLimit.ofSelf().hard(), 1048576);
-        long nproc = Math.min(hardProcessLimit(), CONMON_NPROC);
+        long nproc = nprocLimit();
         Files.writeString(dir.resolve("containers.conf"), String.join("\n",
                 "# This test run's own podman configuration; the machine's global one is not read.",
                 "[containers]",
@@ -108,6 +113,9 @@ final class PodmanLab {
     synchronized void importArm64Base() throws IOException {
         if (!arm64Imported) {
             podmanOk(Duration.ofMinutes(5), "import", "--arch", "arm64", bases.arm64().toString(), BASE_ARM64);
+            podmanOk(Duration.ofMinutes(1), "manifest", "create", BASE_MULTI);
+            podmanOk(Duration.ofMinutes(1), "manifest", "add", BASE_MULTI, "containers-storage:" + BASE_AMD64);
+            podmanOk(Duration.ofMinutes(1), "manifest", "add", BASE_MULTI, "containers-storage:" + BASE_ARM64);
             arm64Imported = true;
         }
     }
@@ -139,11 +147,11 @@ final class PodmanLab {
     }
 
     /** Builds docker/Dockerfile's server stage for a variant from the local base images; returns the build's output. */
-    String build(String tag, String variant, String platform, String jreImage) throws IOException {
+    String build(String tag, String variant, String platform, String baseImage) throws IOException {
         Path dockerfile = ContractVariants.repositoryRoot().resolve("docker/Dockerfile");
         Result result = podman(Duration.ofMinutes(10), "build", "--format", "docker", "--pull=never", "--platform", platform,
-                "-f", dockerfile.toString(), "--build-arg", "JARS=context", "--build-arg", "JDK_IMAGE=" + BASE_AMD64,
-                "--build-arg", "JRE_IMAGE=" + jreImage, "--build-arg", "VARIANT=" + variant, "-t", tag, context().toString());
+                "-f", dockerfile.toString(), "--build-arg", "JARS=context", "--build-arg", "JDK_IMAGE=" + baseImage,
+                "--build-arg", "JRE_IMAGE=" + baseImage, "--build-arg", "VARIANT=" + variant, "-t", tag, context().toString());
         if (result.exitCode() != 0) {
             throw new IllegalStateException("podman build of " + variant + " failed:\n" + result.output());
         }
@@ -206,6 +214,11 @@ final class PodmanLab {
         } catch (IOException e) {
             // a temporary folder left behind is not a test failure
         }
+    }
+
+    /** The most processes a container may be given here. */
+    static long nprocLimit() {
+        return Math.min(hardProcessLimit(), CONMON_NPROC);
     }
 
     private static long hardProcessLimit() {

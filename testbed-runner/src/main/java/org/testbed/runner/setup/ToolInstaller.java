@@ -74,8 +74,7 @@ public final class ToolInstaller {
 
     /**
      * What the container image tests use: podman with runc, its pod pause program and network
-     * helpers, and debootstrap (their base images are made from Debian's packages, no registry), and
-     * QEMU's aarch64 binfmt handler for the arm64 image's build. Missing and not installable here is
+     * helpers, and debootstrap (their base images are made from Debian's packages, no registry). Missing and not installable here is
      * said, not fatal: the tests then skip with the reason in the contract summary.
      */
     void ensureContainerTools() {
@@ -88,30 +87,6 @@ public final class ToolInstaller {
                 console.println("testbed: the container image tests will be skipped: " + notRoot.getMessage());
                 return;
             }
-        }
-        registerAarch64Binfmt();
-    }
-
-    /**
-     * Debian's qemu-user-static ships the aarch64 handler for systemd-binfmt; a machine without
-     * systemd (a container-built VM) has it unregistered, and maybe binfmt_misc unmounted. Registered
-     * here once per boot, as systemd would, when root; otherwise the arm64 image test says why it skips.
-     */
-    private void registerAarch64Binfmt() {
-        Path binfmt = Path.of("/proc/sys/fs/binfmt_misc");
-        Path rule = Path.of("/usr/lib/binfmt.d/qemu-aarch64.conf");
-        if (Files.exists(binfmt.resolve("qemu-aarch64")) || !Files.isRegularFile(rule) || !"root".equals(System.getProperty("user.name"))) {
-            return;
-        }
-        try {
-            if (!Files.exists(binfmt.resolve("register"))) {
-                Processes.run(new ProcessBuilder("mount", "-t", "binfmt_misc", "binfmt_misc", binfmt.toString()).redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD));
-            }
-            Files.writeString(binfmt.resolve("register"), Files.readString(rule).strip());
-            console.println("testbed: registered QEMU's aarch64 binfmt handler (" + rule + ") for the arm64 image test");
-        } catch (IOException | RuntimeException e) {
-            console.println("testbed: could not register QEMU's aarch64 binfmt handler (" + e.getMessage() + "); the arm64 image test will be skipped");
         }
     }
 
