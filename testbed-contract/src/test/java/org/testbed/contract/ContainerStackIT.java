@@ -20,7 +20,9 @@ import org.testbed.variant.Variant;
 /**
  * The container set-up beyond one image: docker/compose.yaml brought up through podman's Docker API
  * with Debian's docker-compose (Memcached and Vert.x, health and CRUD through the published port,
- * then down), and the Dockerfile's refusal of a JRE older than a variant needs. Each writes one line to the contract summary; a missing capability is a skip said there.
+ * then down), the arm64 image of the multi-arch build ({@code docker/docker-bake.hcl}'s second
+ * platform) built and run under QEMU, and the Dockerfile's refusal of a JRE older than a variant
+ * needs. Each writes one line to the contract summary; a missing capability is a skip said there.
  */
 class ContainerStackIT {
     private static final String VARIANT = "vertx";
@@ -91,6 +93,54 @@ class ContainerStackIT {
             }
             lab.podman(Duration.ofSeconds(60), "rm", "--all", "--force", "--time", "0");
             lab.podman(Duration.ofSeconds(60), "rmi", "--force", image, MEMCACHED_IMAGE);
+        }
+    }
+
+    /**
+     * {@code --platform linux/arm64} from both bases under one manifest list, as a multi-arch Temurin
+     * is on a registry, then run under QEMU beside the amd64 Memcached: health through the published
+     * port, aarch64 in the container and to its JVM, Netty's arm64 epoll library loaded.
+     */
+    @Test
+    void theArm64ImageOfTheMultiArchBuildRunsUnderEmulation() throws Exception {
+        String subject = "arm64 image " + VARIANT;
+        String reason = Arm64Binfmt.missing();
+        if (reason != null) {
+            ContractSummary.skipped(PodmanLab.SUITE + " arm64", reason);
+        }
+        Assumptions.assumeTrue(reason == null, reason);
+        List<String> notes = new ArrayList<>();
+        String image = "localhost/testbed-it/" + VARIANT + ":arm64";
+        String pod = "testbed-it-arm64";
+        int port = PodmanLab.freePort();
+        try {
+            lab.importArm64Base();
+            long started = System.nanoTime();
+            lab.build(image, VARIANT, "linux/arm64", PodmanLab.BASE_MULTI);
+            notes.add("built in " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) + " s");
+            assertThat(lab.podmanOk(Duration.ofSeconds(30), "image", "inspect", "--format", "{{.Architecture}}", image)).isEqualTo("arm64");
+            started = System.nanoTime();
+            PodStarter.start(lab, pod, port, image, PodmanLab.BASE_AMD64);
+            HttpProbe http = new HttpProbe(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(30));
+            PodStarter.awaitHealth(lab, pod, http, Duration.ofSeconds(180));
+            notes.add("healthy in " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) + " s");
+            assertThat(lab.podmanOk(Duration.ofSeconds(60), "exec", PodStarter.server(pod), "uname", "-m")).isEqualTo("aarch64");
+            assertThat(lab.podmanOk(Duration.ofSeconds(120), "exec", PodStarter.server(pod), "java", "-XshowSettings:properties", "-version"))
+                    .contains("os.arch = aarch64");
+            notes.add("uname -m and os.arch aarch64");
+            assertThat(PodStarter.log(lab, pod)).contains("transport epoll");
+            notes.add("transport epoll");
+            ContractChecks checks = new ContractChecks(http, VARIANT);
+            checks.putCreatesTheItemWithLocationAndEtag();
+            checks.getReturnsTheStoredItemWithTheEtagOfItsWrite();
+            notes.add("PUT, GET through 127.0.0.1");
+            ContractSummary.line(PodmanLab.SUITE, subject + " " + String.join(", ", notes) + ", passed");
+        } catch (Throwable failure) {
+            ContractSummary.line(PodmanLab.SUITE, subject + " " + String.join(", ", notes) + (notes.isEmpty() ? "" : ", ")
+                    + "FAILED: " + firstLine(failure));
+            throw failure;
+        } finally {
+            PodStarter.remove(lab, pod, image);
         }
     }
 

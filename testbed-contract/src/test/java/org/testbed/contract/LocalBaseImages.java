@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -24,8 +25,9 @@ import org.testbed.arm64.Arm64Sysroot;
  *   <li>amd64: {@code debootstrap --variant=minbase bookworm} with OpenJDK 17's headless JRE, and
  *       memcached (the compose file's Memcached service runs from it too); about a minute.</li>
  *   <li>arm64: debootstrap's first stage only (it unpacks the packages, natively), with the arm64
- *       JRE of {@link Arm64Sysroot} laid over it and the account files its second stage would
- *       write. The second stage would configure every package under QEMU: tens of minutes here.</li>
+ *       JRE of {@link Arm64Sysroot} laid over it and what of its second stage the images need (the
+ *       account files, /proc a folder, awk). The second stage would configure every package under
+ *       QEMU: tens of minutes here.</li>
  * </ul>
  *
  * Debian 12 has no JDK 21, so these bases run the variants needing 17 only.
@@ -61,20 +63,7 @@ final class LocalBaseImages {
                 : "not installed: " + String.join(", ", missing) + " (apt-get install podman runc debootstrap catatonit netavark aardvark-dns)";
     }
 
-    /** Whether arm64 binaries run here through QEMU's binfmt handler (what RUN in an arm64 build needs). */
-    static String missingArm64Emulation() {
-        Path handler = Path.of("/proc/sys/fs/binfmt_misc/qemu-aarch64");
-        try {
-            if (Files.isRegularFile(handler) && Files.readString(handler).startsWith("enabled")) {
-                return null;
-            }
-        } catch (IOException e) {
-            // reported below
-        }
-        return "no QEMU binfmt handler for aarch64 (" + handler + "; apt-get install qemu-user-static, as root ./testbed test registers it)";
-    }
-
-    private static boolean onPath(String tool) {
+    static boolean onPath(String tool) {
         return Stream.of(System.getenv().getOrDefault("PATH", "").split(":"), new String[] {"/usr/sbin", "/sbin"})
                 .flatMap(Stream::of).anyMatch(directory -> Files.isExecutable(Path.of(directory, tool)));
     }
@@ -95,8 +84,16 @@ final class LocalBaseImages {
     }
 
     Path arm64() throws IOException {
-        return cached("bookworm-jre17-arm64.tar", root -> {
+        // .2: the first make of this base (before proc and awk below) cannot run a container.
+        return cached("bookworm-jre17-arm64.2.tar", root -> {
             run(List.of("debootstrap", "--foreign", "--arch=arm64", "--variant=minbase", "bookworm", root.toString(), MIRROR));
+            // Run inside a container (debootstrap looks for /.dockerenv), the first stage makes /proc a link to the host's
+            // /proc, which its second stage replaces with a folder; runc mounts proc only on a folder.
+            Path proc = root.resolve("proc");
+            if (Files.isSymbolicLink(proc)) {
+                Files.delete(proc);
+                Files.createDirectory(proc, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("r-xr-xr-x")));
+            }
             deleteTree(root.resolve("debootstrap"));
             deleteTree(root.resolve("var/cache/apt/archives"));
             Path jre = Arm64Sysroot.inUserCache().prepare(System.out);
@@ -106,6 +103,11 @@ final class LocalBaseImages {
             // What base-passwd's configuration would write (groupadd and useradd edit these).
             Files.copy(root.resolve("usr/share/base-passwd/passwd.master"), root.resolve("etc/passwd"), StandardCopyOption.REPLACE_EXISTING);
             Files.copy(root.resolve("usr/share/base-passwd/group.master"), root.resolve("etc/group"), StandardCopyOption.REPLACE_EXISTING);
+            // What mawk's configuration would link: awk, which the Dockerfile's build stage runs (podman 4.3
+            // runs that stage on the target platform too, ignoring FROM --platform=$BUILDPLATFORM).
+            Files.createDirectories(root.resolve("etc/alternatives"));
+            Files.createSymbolicLink(root.resolve("etc/alternatives/awk"), Path.of("/usr/bin/mawk"));
+            Files.createSymbolicLink(root.resolve("usr/bin/awk"), Path.of("/etc/alternatives/awk"));
             Path java = Path.of("/usr/lib/jvm/java-17-openjdk-arm64/bin/java");
             Files.createDirectories(root.resolve("usr/local/bin"));
             Files.createSymbolicLink(root.resolve("usr/local/bin/java"), java);
@@ -140,7 +142,7 @@ final class LocalBaseImages {
         }
     }
 
-    private static void run(List<String> command) throws IOException {
+    static void run(List<String> command) throws IOException {
         Path log = Files.createTempFile("base-image", ".log");
         try {
             Process process = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -17,7 +17,7 @@ import picocli.CommandLine.ParentCommand;
                 + " chromium, openssh, docker-compose, linux-perf, qemu-user-static and a cached arm64 JRE, podman and debootstrap; otherwise says what to install), then: ./mvnw verify (unit"
                 + " tests, the HTTP contract suite against every variant started from its jar, a subset of it against one"
                 + " variant per jar on an emulated arm64 JVM, docker/Dockerfile built with podman from local base images and"
-                + " run for one variant per jar, the compose file brought up, the runner's"
+                + " run for one variant per jar, the compose file brought up and the arm64 image run, the runner's"
                 + " end-to-end runs, the Gatling and JMH smoke runs, the compose check and the deploy test over a"
                 + " loopback sshd), then prints the contract and robustness tables. Extra arguments go to Maven,"
                 + " e.g. -Dtestbed.variants=spring-tomcat."})
