@@ -87,8 +87,9 @@ final class LocalBaseImages {
         // .2: the first make of this base (before proc and awk below) cannot run a container.
         return cached("bookworm-jre17-arm64.2.tar", root -> {
             run(List.of("debootstrap", "--foreign", "--arch=arm64", "--variant=minbase", "bookworm", root.toString(), MIRROR));
-            // Run inside a container (debootstrap looks for /.dockerenv), the first stage makes /proc a link to the host's
-            // /proc, which its second stage replaces with a folder; runc mounts proc only on a folder.
+            // Run inside a container (debootstrap looks for /.dockerenv), the first stage makes /proc a
+            // link to the host's /proc, which its second stage replaces with a folder; runc mounts proc
+            // only on a folder.
             Path proc = root.resolve("proc");
             if (Files.isSymbolicLink(proc)) {
                 Files.delete(proc);
