@@ -48,6 +48,11 @@ final class ContractSummary implements TestWatcher {
                 + (skipped > 0 ? ", " + skipped + " skipped" : ""));
     }
 
+    /** A line of its own for a check that is not one variant's suite, e.g. the compose file brought up. */
+    static synchronized void line(String suite, String text) {
+        write(suite + ": " + text);
+    }
+
     /** A suite that did not run at all here, and why. */
     static synchronized void skipped(String suite, String reason) {
         write(suite + ": skipped: " + reason);

@@ -59,8 +59,9 @@ class SettingsDocumentedTest {
             DEPLOY_SETTINGS, Set.of("TESTBED_JAVA_OPTS", "TESTBED_JAVA", "TESTBED_SERVER_ARGS"),
             // The same three, and where a detached start records the server's pid.
             "docker/testbed-launch", Set.of("TESTBED_JAVA_OPTS", "TESTBED_JAVA", "TESTBED_SERVER_ARGS", "TESTBED_PIDFILE"),
+            // compose.yaml's names, and the cache the image tests keep their base images in (Arm64Sysroot's).
             "docker/README.md", Set.of("TESTBED_JAVA_OPTS", "TESTBED_IMAGE_PREFIX", "TESTBED_TAG",
-                    "TESTBED_PUBLISH_ADDR", "MEMCACHED_TAG", "MEMCACHED_MEMORY_MB", "MEMCACHED_THREADS"),
+                    "TESTBED_PUBLISH_ADDR", "MEMCACHED_TAG", "MEMCACHED_MEMORY_MB", "MEMCACHED_THREADS", "TESTBED_CACHE_DIR"),
             "docker/Dockerfile", Set.of("TESTBED_JAVA_OPTS"));
 
     private final Path root = ContractVariants.repositoryRoot();

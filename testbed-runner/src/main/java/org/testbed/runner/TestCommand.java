@@ -14,9 +14,10 @@ import picocli.CommandLine.ParentCommand;
 
 @Command(name = "test", customSynopsis = "./testbed test [maven args]",
         header = {"The whole test suite, what CI runs. Installs what the tests use when run as root (memcached,"
-                + " chromium, openssh, docker-compose, linux-perf, qemu-user-static and a cached arm64 JRE; otherwise says what to install), then: ./mvnw verify (unit"
+                + " chromium, openssh, docker-compose, linux-perf, qemu-user-static and a cached arm64 JRE, podman and debootstrap; otherwise says what to install), then: ./mvnw verify (unit"
                 + " tests, the HTTP contract suite against every variant started from its jar, a subset of it against one"
-                + " variant per jar on an emulated arm64 JVM, the runner's"
+                + " variant per jar on an emulated arm64 JVM, docker/Dockerfile built with podman from local base images and"
+                + " run for one variant per jar, the compose file brought up and the arm64 image run, the runner's"
                 + " end-to-end runs, the Gatling and JMH smoke runs, the compose check and the deploy test over a"
                 + " loopback sshd), then prints the contract and robustness tables. Extra arguments go to Maven,"
                 + " e.g. -Dtestbed.variants=spring-tomcat."})

@@ -69,6 +69,25 @@ public final class ToolInstaller {
             install("curl", "curl");
         }
         ensureEmulatedArm64();
+        ensureContainerTools();
+    }
+
+    /**
+     * What the container image tests use: podman with runc, its pod pause program and network
+     * helpers, and debootstrap (their base images are made from Debian's packages, no registry). Missing and not installable here is
+     * said, not fatal: the tests then skip with the reason in the contract summary.
+     */
+    void ensureContainerTools() {
+        boolean netavark = Files.isExecutable(Path.of("/usr/lib/podman/netavark")) || Files.isExecutable(Path.of("/usr/libexec/podman/netavark"));
+        if (onPath("podman") == null || onPath("runc") == null && !Files.isExecutable(Path.of("/usr/sbin/runc"))
+                || onPath("catatonit") == null || !netavark || onPath("debootstrap") == null && !Files.isExecutable(Path.of("/usr/sbin/debootstrap"))) {
+            try {
+                install("podman and debootstrap (the container image tests)", "podman", "runc", "catatonit", "netavark", "aardvark-dns", "debootstrap");
+            } catch (IllegalStateException notRoot) {
+                console.println("testbed: the container image tests will be skipped: " + notRoot.getMessage());
+                return;
+            }
+        }
     }
 
     /**
