@@ -80,10 +80,9 @@ class ContainerStackIT {
             assertThat(down.exitCode()).as("compose down: " + down.output()).isZero();
             assertThat(lab.podmanOk(Duration.ofSeconds(30), "ps", "--all", "--quiet")).as("containers left after down").isEmpty();
             notes.add("down left no container");
-            ContractSummary.line(PodmanLab.SUITE, subject + " " + String.join(", ", notes) + ", passed");
+            summarise(subject, notes, null);
         } catch (Throwable failure) {
-            ContractSummary.line(PodmanLab.SUITE, subject + " " + String.join(", ", notes) + (notes.isEmpty() ? "" : ", ")
-                    + "FAILED: " + firstLine(failure));
+            summarise(subject, notes, failure);
             throw failure;
         } finally {
             if (service != null) {
@@ -134,10 +133,9 @@ class ContainerStackIT {
             checks.putCreatesTheItemWithLocationAndEtag();
             checks.getReturnsTheStoredItemWithTheEtagOfItsWrite();
             notes.add("PUT, GET through 127.0.0.1");
-            ContractSummary.line(PodmanLab.SUITE, subject + " " + String.join(", ", notes) + ", passed");
+            summarise(subject, notes, null);
         } catch (Throwable failure) {
-            ContractSummary.line(PodmanLab.SUITE, subject + " " + String.join(", ", notes) + (notes.isEmpty() ? "" : ", ")
-                    + "FAILED: " + firstLine(failure));
+            summarise(subject, notes, failure);
             throw failure;
         } finally {
             PodStarter.remove(lab, pod, image);
@@ -217,6 +215,13 @@ class ContainerStackIT {
             Thread.sleep(500);
         }
         throw new AssertionError("the compose service is not healthy through " + http.base() + " within 90 s");
+    }
+
+    /** One line in the contract summary: what the case showed, then "passed" or its failure's first line. */
+    private static void summarise(String subject, List<String> notes, Throwable failure) {
+        String shown = subject + " " + String.join(", ", notes);
+        ContractSummary.line(PodmanLab.SUITE, failure == null ? shown + ", passed"
+                : shown + (notes.isEmpty() ? "" : ", ") + "FAILED: " + firstLine(failure));
     }
 
     private static String firstLine(Throwable failure) {

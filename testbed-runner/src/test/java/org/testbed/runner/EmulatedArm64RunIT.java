@@ -92,17 +92,7 @@ class EmulatedArm64RunIT {
 
     @AfterAll
     static void removeEverything() throws Exception {
-        try {
-            for (NamespaceHost host : Arrays.asList(arm64, x86)) {
-                if (host != null) {
-                    host.close();
-                }
-            }
-        } finally {
-            if (work != null) {
-                RunnerJar.deleteRecursively(work);
-            }
-        }
+        NamespaceHost.closeAll(work, arm64, x86);
     }
 
     @Test

@@ -83,17 +83,7 @@ class JMeterLoadHostsIT {
 
     @AfterAll
     static void removeEverything() throws Exception {
-        try {
-            for (NamespaceHost host : new NamespaceHost[] {first, second}) {
-                if (host != null) {
-                    host.close();
-                }
-            }
-        } finally {
-            if (work != null) {
-                RunnerJar.deleteRecursively(work);
-            }
-        }
+        NamespaceHost.closeAll(work, first, second);
     }
 
     @Test

@@ -177,6 +177,24 @@ final class NamespaceHost implements AutoCloseable {
         }
     }
 
+    /**
+     * A test's clean-up: closes every host that was made (a null is one that never was), then
+     * deletes the test's work folder, whatever the closing threw.
+     */
+    static void closeAll(Path work, NamespaceHost... hosts) throws IOException, InterruptedException {
+        try {
+            for (NamespaceHost host : hosts) {
+                if (host != null) {
+                    host.close();
+                }
+            }
+        } finally {
+            if (work != null) {
+                RunnerJar.deleteRecursively(work);
+            }
+        }
+    }
+
     /** Kills whatever still runs in the namespace, then deletes it (and with it the veth pair). */
     @Override
     public void close() throws IOException, InterruptedException {

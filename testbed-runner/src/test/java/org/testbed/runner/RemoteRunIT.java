@@ -91,15 +91,7 @@ class RemoteRunIT {
 
     @AfterAll
     static void removeEverything() throws Exception {
-        try {
-            if (host != null) {
-                host.close();
-            }
-        } finally {
-            if (work != null) {
-                RunnerJar.deleteRecursively(work);
-            }
-        }
+        NamespaceHost.closeAll(work, host);
     }
 
     @Test
