@@ -154,8 +154,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--driver", paramLabel = "NAME", defaultValue = "auto",
             description = "auto (= testbed-nio), testbed-nio, wrk (closed-model mix/plaintext/json/delay steps only) or"
-                    + " jmeter (Apache JMeter non-GUI on a plan generated from the scenario library; closed-model steps only);"
-                    + " other steps fall back to testbed-nio")
+                    + " jmeter (Apache JMeter non-GUI on a plan generated from the scenario library; closed-model steps, and"
+                    + " open-model ones but the journey's: a thread and a connection per arrival, latency from the send);"
+                    + " other steps fall back to testbed-nio, saying why")
     String driver;
 
     @Option(names = "--tls",
