@@ -328,7 +328,7 @@ public final class JMeterDriver implements LoadDriver {
                 + (arrivals == null ? "" : openModel(level, engineCount, lag, peakConnections))
                 + String.format(Locale.ROOT, "JMeter's CPU over its test (%d ms from its start line to its end line):"
                         + " %.0f ms; over its whole life: %.0f ms%n", testMillis, testCpuMs, totalCpuMs)
-                + (remote == null ? "" : engines(window, engineCpu, seconds, remote, users))
+                + (remote == null ? "" : engines(window, engineCpu, seconds, remote, users, level))
                 + (pacing.isNone() ? "" : String.format(Locale.ROOT, "realistic users: started evenly over %d s, a think time of"
                         + " %d-%d ms (uniform) before each request; the window is the %d s after the ramp-up, whose %d samples"
                         + " are left out%n", pacing.rampSeconds(), pacing.think().min().toMillis(),
@@ -358,14 +358,18 @@ public final class JMeterDriver implements LoadDriver {
 
     /** The distributed step by load host: its users' requests and errors in the window, its engine's CPU. */
     private static String engines(JtlWindow window, List<LoadEngines.EngineCpu> cpu, long seconds, LoadEngines.Running remote,
-                                  List<Integer> users) {
-        StringBuilder raw = new StringBuilder(String.format(Locale.ROOT, "distributed: users %s on %d load hosts (JMeter's"
-                        + " thread count is per engine: the step's %d divided); JMeter's controller here (RMI callbacks on"
-                        + " %s:%d), engines %s; the samples are those the engines streamed back into the controller's"
-                        + " results, each tagged with its engine; percentiles from all of them%n",
-                String.join(" + ", users.stream().map(String::valueOf).toList()), users.size(),
-                users.stream().mapToInt(Integer::intValue).sum(), remote.controllerAddress(), remote.controllerPort(),
-                remote.remoteHosts()));
+                                  List<Integer> users, Level level) {
+        String share = level.isOpen()
+                ? String.format(Locale.ROOT, "arrivals at %s/s on each of %d load hosts (each engine runs the whole schedule:"
+                        + " the step's %s divided), each on a sequence of its own", PlanXml.rateText(level.rate() / users.size()),
+                        users.size(), level.label())
+                : String.format(Locale.ROOT, "users %s on %d load hosts (JMeter's thread count is per engine: the step's %d"
+                        + " divided)", String.join(" + ", users.stream().map(String::valueOf).toList()), users.size(),
+                        users.stream().mapToInt(Integer::intValue).sum());
+        StringBuilder raw = new StringBuilder(String.format(Locale.ROOT, "distributed: %s; JMeter's controller here (RMI"
+                        + " callbacks on %s:%d), engines %s; the samples are those the engines streamed back into the"
+                        + " controller's results, each tagged with its engine; percentiles from all of them%n",
+                share, remote.controllerAddress(), remote.controllerPort(), remote.remoteHosts()));
         for (int i = 0; i < cpu.size(); i++) {
             long[] counts = window.byEngine().getOrDefault(Integer.toString(i + 1), new long[2]);
             LoadEngines.EngineCpu c = cpu.get(i);

@@ -260,7 +260,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--load-hosts", split = ",", paramLabel = "USER@HOST",
             description = "With --driver jmeter: send the load from these machines with JMeter's distributed mode. JMeter"
                     + " (the home this build lays out) is copied to each over ssh, one jmeter-server started there per step"
-                    + " with the step's users divided over the machines (JMeter's thread count is per engine), the"
+                    + " with the step's users (or an open step's rate) divided over the machines (JMeter's thread count"
+                    + " and schedule are per engine), the"
                     + " controller run here; everything there is stopped and removed at the end, however it ends."
                     + " --ssh-port, --identity and --ssh-option apply")
     List<String> loadHosts;
