@@ -31,6 +31,7 @@ import org.testbed.driver.LoadResult.TransportCounts;
 import org.testbed.driver.Target;
 import org.testbed.driver.proc.ClockTicks;
 import org.testbed.driver.proc.ProcStat;
+import org.testbed.scenario.CrudJourney;
 import org.testbed.scenario.Operations;
 import org.testbed.scenario.Workload;
 
@@ -47,8 +48,15 @@ import org.testbed.scenario.Workload;
  * ({@code jmeter-server}) when load comes from several machines, whose samples the controlling
  * JMeter writes into the same results file, so that they merge exactly.
  *
- * <p>Closed model only: JMeter's open-model thread group starts a new thread per arrival, which
- * cannot keep a lane's keys; open steps stay with testbed-nio. JMeter measures whole milliseconds,
+ * <p>The open model ({@link Level#isOpen()}) runs on JMeter's open-model thread group: a new thread
+ * at each of the evenly spaced arrivals, sending the next row of one shared sequence on a new
+ * connection of its own (testbed-nio's open model reuses idle connections). Its latency is JMeter's,
+ * from the moment the thread sends, not from the scheduled arrival: a late thread start is queueing
+ * in the load generator it leaves out, so the row's latency is the uncorrected one and the schedule
+ * lag, reconstructed from the samples' starts ({@link ArrivalTimes}), says how much it may leave out.
+ * In distributed mode every engine runs the whole schedule, so the plan's rate is the step's divided
+ * by the engines. The CRUD journey has no open model here ({@link JMeterPlan#OPEN_JOURNEY}), nor do
+ * the realistic users' ramp and think time. JMeter measures whole milliseconds,
  * so sub-millisecond percentiles read 0 or 1 ms. The driver's CPU is counted from the moment JMeter
  * says its test started to the moment it says it ended, at the rate it used it then, for the window's
  * length: its JVM start and plan loading, and its closing, reported in the raw file, are left out.
@@ -153,21 +161,40 @@ public final class JMeterDriver implements LoadDriver {
 
     @Override
     public boolean supports(Workload workload, Level level) {
-        return !level.isOpen();
+        return unsupported(workload, level).isEmpty();
+    }
+
+    /** Why this driver cannot run {@code workload} at {@code level}, or empty when it can. */
+    public String unsupported(Workload workload, Level level) {
+        if (!level.isOpen()) {
+            return "";
+        }
+        if (workload instanceof CrudJourney) {
+            return "JMeter has no open model for " + workload.name() + ": " + JMeterPlan.OPEN_JOURNEY;
+        }
+        if (!pacing.isNone()) {
+            return "JMeter's realistic users (--ramp, --think) are a closed model: " + level.label() + " has no users to ramp";
+        }
+        return "";
     }
 
     @Override
     public LoadResult run(Target target, Workload workload, Level level, Duration duration, int loadCpus)
             throws IOException, InterruptedException {
-        if (!supports(workload, level)) {
-            throw new IllegalArgumentException("JMeter runs closed-model steps only, not " + level.label());
+        String unsupported = unsupported(workload, level);
+        if (!unsupported.isEmpty()) {
+            throw new IllegalArgumentException(unsupported);
         }
         home.require();
         long seconds = Math.max(1, (duration.toMillis() + 999) / 1000);
         Files.createDirectories(workDir);
-        Path step = Files.createTempDirectory(workDir, workload.name() + "-c" + level.concurrency() + "-");
-        Path plan = JMeterPlan.write(step, workload,
-                JMeterPlan.Settings.closed(target, level.concurrency(), seconds, requestTimeout, pacing));
+        Path step = Files.createTempDirectory(workDir, workload.name() + (level.isOpen()
+                ? "-r" + Math.round(level.rate()) : "-c" + level.concurrency()) + "-");
+        int engineCount = engines == null ? 1 : engines.hosts().size();
+        // Open: every engine runs the plan's whole schedule, so each gets the step's rate divided.
+        Path plan = JMeterPlan.write(step, workload, level.isOpen()
+                ? JMeterPlan.Settings.open(target, engineCount, level.rate() / engineCount, seconds, requestTimeout)
+                : JMeterPlan.Settings.closed(target, level.concurrency(), seconds, requestTimeout, pacing));
         Path properties = step.resolve("step.properties");
         Files.write(properties, PROPERTIES, StandardCharsets.UTF_8);
         Path results = step.resolve("results.jtl");
@@ -179,7 +206,9 @@ public final class JMeterDriver implements LoadDriver {
         List<Integer> users = List.of(level.concurrency());
         try {
             if (engines != null) {
-                users = LoadEngines.split(level.concurrency(), engines.hosts().size());
+                // Open: one sequence per engine (its users' count is not the plan's, whose arrivals are its own).
+                users = level.isOpen() ? java.util.Collections.nCopies(engineCount, 1)
+                        : LoadEngines.split(level.concurrency(), engines.hosts().size());
                 remote = engines.start(properties, engineLanes(step, users), users);
                 // The engines send their samples back to this address and port: fixed, so that a firewall can let them in.
                 command.add("-Djava.rmi.server.hostname=" + remote.controllerAddress());
@@ -267,7 +296,14 @@ public final class JMeterDriver implements LoadDriver {
         double totalCpuMs = ClockTicks.toMillis(after.minus(before).childTicks());
         double startupCpuMs = ClockTicks.toMillis(atStart.get().cpu().ticks());
         long[] firstStart = {Long.MAX_VALUE};
-        JtlReader.read(results, s -> firstStart[0] = Math.min(firstStart[0], s.startMillis()));
+        int engineCount = remote == null ? 1 : users.size();
+        ArrivalTimes arrivals = level.isOpen() ? new ArrivalTimes(level.rate() / engineCount) : null;
+        JtlReader.read(results, s -> {
+            firstStart[0] = Math.min(firstStart[0], s.startMillis());
+            if (arrivals != null) {
+                arrivals.add(s);
+            }
+        });
         if (firstStart[0] == Long.MAX_VALUE) {
             throw new IOException("JMeter sent no request: " + String.join(" ", command) + "\n" + text + logTail(log));
         }
@@ -285,11 +321,14 @@ public final class JMeterDriver implements LoadDriver {
         double cpuMs = testMillis > seconds * 1000 ? testCpuMs * seconds * 1000 / testMillis : testCpuMs;
         List<OperationFigures> operations = window.operations(seconds);
         Latency latency = Latency.ofMicros(window.latency);
+        Latency lag = arrivals == null ? Latency.NONE : arrivals.scheduleLag();
+        int peakConnections = arrivals == null ? level.concurrency() : arrivals.peakInFlight();
         String raw = "$ " + String.join(" ", command) + "\n" + text + "\n"
                 + report(level, seconds, window, latency, operations, cpuMs, startupCpuMs, step)
+                + (arrivals == null ? "" : openModel(level, engineCount, lag, peakConnections))
                 + String.format(Locale.ROOT, "JMeter's CPU over its test (%d ms from its start line to its end line):"
                         + " %.0f ms; over its whole life: %.0f ms%n", testMillis, testCpuMs, totalCpuMs)
-                + (remote == null ? "" : engines(window, engineCpu, seconds, remote, users))
+                + (remote == null ? "" : engines(window, engineCpu, seconds, remote, users, level))
                 + (pacing.isNone() ? "" : String.format(Locale.ROOT, "realistic users: started evenly over %d s, a think time of"
                         + " %d-%d ms (uniform) before each request; the window is the %d s after the ramp-up, whose %d samples"
                         + " are left out%n", pacing.rampSeconds(), pacing.think().min().toMillis(),
@@ -297,20 +336,40 @@ public final class JMeterDriver implements LoadDriver {
         // Spread over the load hosts, the busiest one says whether the load side measured itself.
         double busiest = engineCpu.stream().mapToDouble(LoadEngines.EngineCpu::pct).max().orElse(Double.NaN);
         return new LoadResult(NAME, new Throughput(window.requests, window.errors, seconds, window.perSecond()),
-                ClientLatency.closedModel(latency), cpuMs, level.concurrency(), TransportCounts.NONE, raw, operations,
+                // Open: JMeter's latency is from the send, so it is the uncorrected one too; the lag is its schedule's.
+                arrivals == null ? ClientLatency.closedModel(latency) : new ClientLatency(latency, latency, lag.p99(), lag.max()),
+                cpuMs, peakConnections, TransportCounts.NONE, raw, operations,
                 window.intervals(seconds), "", busiest);
+    }
+
+    /** What the open model's figures include, for the raw file. */
+    private static String openModel(Level level, int engines, Latency lag, int peakInFlight) {
+        return String.format(Locale.ROOT, "open model: %s in JMeter's OpenModelThreadGroup (%s%s), a new thread per"
+                        + " arrival sending one request on a new HttpClient4 connection of its own; latency is JMeter's, from"
+                        + " the thread's send (its connect included), NOT from the scheduled arrival: a late thread start is"
+                        + " queueing in JMeter that it leaves out (coordinated omission), so lat_p99 equals"
+                        + " lat_p99_uncorrected%n"
+                        + "schedule lag (each engine's k-th earliest send against its k-th even arrival, the schedule"
+                        + " placed as late as its sends allow; a lower bound, whole ms): p50=%.3f p99=%.3f max=%.3f ms; most requests in flight at once"
+                        + " (each on its own connection): %d%n",
+                level.label(), "rate(" + PlanXml.rateText(level.rate() / engines) + "/sec) even_arrivals",
+                engines > 1 ? " on each of " + engines + " engines" : "", lag.p50(), lag.p99(), lag.max(), peakInFlight);
     }
 
     /** The distributed step by load host: its users' requests and errors in the window, its engine's CPU. */
     private static String engines(JtlWindow window, List<LoadEngines.EngineCpu> cpu, long seconds, LoadEngines.Running remote,
-                                  List<Integer> users) {
-        StringBuilder raw = new StringBuilder(String.format(Locale.ROOT, "distributed: users %s on %d load hosts (JMeter's"
-                        + " thread count is per engine: the step's %d divided); JMeter's controller here (RMI callbacks on"
-                        + " %s:%d), engines %s; the samples are those the engines streamed back into the controller's"
-                        + " results, each tagged with its engine; percentiles from all of them%n",
-                String.join(" + ", users.stream().map(String::valueOf).toList()), users.size(),
-                users.stream().mapToInt(Integer::intValue).sum(), remote.controllerAddress(), remote.controllerPort(),
-                remote.remoteHosts()));
+                                  List<Integer> users, Level level) {
+        String share = level.isOpen()
+                ? String.format(Locale.ROOT, "arrivals at %s/s on each of %d load hosts (each engine runs the whole schedule:"
+                        + " the step's %s divided), each on a sequence of its own", PlanXml.rateText(level.rate() / users.size()),
+                        users.size(), level.label())
+                : String.format(Locale.ROOT, "users %s on %d load hosts (JMeter's thread count is per engine: the step's %d"
+                        + " divided)", String.join(" + ", users.stream().map(String::valueOf).toList()), users.size(),
+                        users.stream().mapToInt(Integer::intValue).sum());
+        StringBuilder raw = new StringBuilder(String.format(Locale.ROOT, "distributed: %s; JMeter's controller here (RMI"
+                        + " callbacks on %s:%d), engines %s; the samples are those the engines streamed back into the"
+                        + " controller's results, each tagged with its engine; percentiles from all of them%n",
+                share, remote.controllerAddress(), remote.controllerPort(), remote.remoteHosts()));
         for (int i = 0; i < cpu.size(); i++) {
             long[] counts = window.byEngine().getOrDefault(Integer.toString(i + 1), new long[2]);
             LoadEngines.EngineCpu c = cpu.get(i);
@@ -362,9 +421,10 @@ public final class JMeterDriver implements LoadDriver {
     private static String report(Level level, long seconds, JtlWindow window, Latency l, List<OperationFigures> operations,
                                  double cpuMs, double startupCpuMs, Path step) {
         StringBuilder raw = new StringBuilder();
-        raw.append(String.format(Locale.ROOT, "driver %s (Apache JMeter %s non-GUI, HttpClient4 with keep-alive), closed model"
-                        + " with %d threads (one connection each), window %d s from the first sample; plan %s%n", NAME,
-                JMeterPlan.JMETER_VERSION, level.concurrency(), seconds, step.resolve(JMeterPlan.PLAN_FILE)));
+        raw.append(String.format(Locale.ROOT, "driver %s (Apache JMeter %s non-GUI, HttpClient4 with keep-alive), %s,"
+                        + " window %d s from the first sample; plan %s%n", NAME, JMeterPlan.JMETER_VERSION, level.isOpen()
+                        ? "open model at " + level.label() : "closed model with " + level.concurrency()
+                        + " threads (one connection each)", seconds, step.resolve(JMeterPlan.PLAN_FILE)));
         raw.append(String.format(Locale.ROOT, "requests=%d errors=%d rps=%.1f driver_cpu_ms=%.0f (from JMeter's test start to"
                         + " its end; its JVM start and plan loading took %.0f ms more) after_window=%d%n", window.requests, window.errors,
                 window.requests / (double) seconds, cpuMs, startupCpuMs, window.afterWindow));

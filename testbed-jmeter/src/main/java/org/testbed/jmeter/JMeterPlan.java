@@ -11,8 +11,10 @@ import java.util.List;
 import java.util.Map;
 import org.testbed.driver.Target;
 import org.testbed.scenario.Check;
+import org.testbed.scenario.CrudJourney;
 import org.testbed.scenario.LaneCycle;
 import org.testbed.scenario.Operations;
+import org.testbed.scenario.ReadHeavyMix;
 import org.testbed.scenario.RequestSpec;
 import org.testbed.scenario.Workload;
 
@@ -33,6 +35,15 @@ import org.testbed.scenario.Workload;
  * headers, the exact item a write returns, JSON fields; and the ETag capture and {@code If-Match}
  * of the CRUD journey.
  *
+ * <p>The open model ({@link Settings#open}): JMeter's {@code OpenModelThreadGroup} starts a new
+ * thread at each arrival, evenly spaced at the step's rate (as testbed-nio's open model spaces its
+ * arrivals), and each thread sends one request and ends. The arrivals take the rows of one sequence
+ * in turn ({@code lanes/lane-1.tsv}, a CSV Data Set shared by all threads): lane 0's requests, with
+ * a churn key's delete at least a second of arrivals after its create ({@link #openDeleteLag}), so
+ * that concurrent arrivals never delete a key before it exists. In distributed mode each engine
+ * reads its own sequence (lane {@code i-1} for engine {@code i}), so engines never share a key. A
+ * thread of its own per arrival has a connection of its own: each request opens a new one.
+ *
  * <p>A row is {@code operation TAB path TAB body TAB expected}, with {@code -} for a column the
  * operation does not use: every field is printable ASCII without a tab (the library's bodies are).
  */
@@ -46,6 +57,8 @@ public final class JMeterPlan {
     private static final String UNUSED = "-";
     /** Most rows written for one step: bounds the files (about 100 B a row) at any number of users. */
     private static final int MAX_ROWS = 200_000;
+    /** The least number of requests between a churn key's create and its delete in an open-model sequence. */
+    static final int MIN_OPEN_DELETE_LAG = 2048;
 
     private JMeterPlan() {
     }
@@ -59,16 +72,25 @@ public final class JMeterPlan {
      * @param requestTimeout connect and response timeout of every request
      * @param requestsPerLane rows of each lane's cycle before it repeats
      * @param pacing how the users arrive and pause: at once and back to back, or ramped up with think time
+     * @param rate the open model: arrivals per second of this JMeter (of each engine, in distributed
+     *     mode), each a new thread sending the next row of one sequence shared by all of them
+     *     ({@code users} is then the number of such sequences, one per engine); 0 for the closed model
      */
     public record Settings(Target target, int users, long seconds, Duration requestTimeout, int requestsPerLane,
-                           Pacing pacing) {
+                           Pacing pacing, double rate) {
         /** Users started at once, back to back. */
         public Settings(Target target, int users, long seconds, Duration requestTimeout, int requestsPerLane) {
-            this(target, users, seconds, requestTimeout, requestsPerLane, Pacing.NONE);
+            this(target, users, seconds, requestTimeout, requestsPerLane, Pacing.NONE, 0);
         }
 
         public Settings {
             pacing = pacing == null ? Pacing.NONE : pacing;
+            if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) {
+                throw new IllegalArgumentException("an arrival rate is a positive number (0 for the closed model), not " + rate);
+            }
+            if (rate > 0 && !pacing.isNone()) {
+                throw new IllegalArgumentException("a ramp-up and think time are the closed model's users; open arrivals have neither");
+            }
             if (users < 1) {
                 throw new IllegalArgumentException("a JMeter plan needs at least 1 user, not " + users);
             }
@@ -88,8 +110,34 @@ public final class JMeterPlan {
         /** As {@link #closed(Target, int, long, Duration)}, the users arriving and pausing as {@code pacing} says. */
         public static Settings closed(Target target, int users, long seconds, Duration requestTimeout, Pacing pacing) {
             return new Settings(target, users, seconds, requestTimeout,
-                    Math.max(200, Math.min(2000, MAX_ROWS / Math.max(1, users))), pacing);
+                    Math.max(200, Math.min(2000, MAX_ROWS / Math.max(1, users))), pacing, 0);
         }
+
+        /**
+         * The open model: {@code rate} arrivals per second of this JMeter for {@code seconds}, evenly
+         * spaced, over {@code sequences} request sequences (one per engine that runs the plan). A
+         * sequence is as long as the step sends (at least five delete lags, at most the files' bound),
+         * after which it repeats.
+         */
+        public static Settings open(Target target, int sequences, double rate, long seconds, Duration requestTimeout) {
+            long sent = (long) Math.ceil(rate * seconds) + 1;
+            long rows = Math.min(MAX_ROWS / Math.max(1, sequences), Math.max(5L * openDeleteLag(rate), sent));
+            return new Settings(target, sequences, seconds, requestTimeout, (int) rows, Pacing.NONE, rate);
+        }
+
+        public boolean isOpen() {
+            return rate > 0;
+        }
+    }
+
+    /**
+     * In the open model, how many requests of a sequence a churn key lives before its delete: a
+     * second of arrivals, and at least {@value #MIN_OPEN_DELETE_LAG}. Arrivals are threads of their
+     * own that take the sequence's rows in turn: a create still in flight (a server pause) must not
+     * be overtaken by the delete of its key on a later arrival.
+     */
+    static int openDeleteLag(double rate) {
+        return (int) Math.max(MIN_OPEN_DELETE_LAG, Math.ceil(rate));
     }
 
     /**
@@ -120,11 +168,20 @@ public final class JMeterPlan {
     /** Writes {@code dir/plan.jmx} and {@code dir/lanes/} for {@code workload}; returns the plan. */
     public static Path write(Path dir, Workload workload, Settings settings) throws IOException {
         Operations operations = Operations.of(workload);
+        Workload sent = workload;
+        if (settings.isOpen()) {
+            if (workload instanceof CrudJourney) {
+                throw new IllegalArgumentException(OPEN_JOURNEY);
+            }
+            if (workload instanceof ReadHeavyMix mix) {
+                sent = mix.withDeleteLag(openDeleteLag(settings.rate()));
+            }
+        }
         Path lanes = dir.resolve(LANES_DIR);
         Files.createDirectories(lanes);
         Map<String, OperationSampler> samplers = new LinkedHashMap<>();
         for (int lane = 0; lane < settings.users(); lane++) {
-            List<RequestSpec> cycle = LaneCycle.of(workload, lane, settings.requestsPerLane());
+            List<RequestSpec> cycle = LaneCycle.of(sent, lane, settings.requestsPerLane());
             try (BufferedWriter out = Files.newBufferedWriter(lanes.resolve(laneFile(lane + 1)), StandardCharsets.US_ASCII)) {
                 for (RequestSpec spec : cycle) {
                     String label = label(operations, spec);
@@ -144,6 +201,10 @@ public final class JMeterPlan {
         Files.writeString(plan, PlanXml.render(workload.name(), settings, lanes.toAbsolutePath(), ordered), StandardCharsets.UTF_8);
         return plan;
     }
+
+    /** Why the CRUD journey has no open model on JMeter. */
+    public static final String OPEN_JOURNEY = "the CRUD journey is an ordered sequence per user (create, read, update,"
+            + " read, delete, read, the ETag carried along), which single-request arrivals on threads of their own cannot keep";
 
     /** The data file of JMeter thread {@code threadNum} (1-based, as {@code __threadNum} counts). */
     static String laneFile(int threadNum) {

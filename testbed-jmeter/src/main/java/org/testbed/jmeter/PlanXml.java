@@ -14,13 +14,17 @@ final class PlanXml {
     private static final int CONTAINS = 2;
     /** The thread variable a captured ETag is kept in. */
     static final String ETAG_VARIABLE = "etag";
+    /** JMeter's open-model thread group (5.5+) and the property holding its schedule. */
+    static final String OPEN_THREAD_GROUP = "OpenModelThreadGroup";
+    static final String OPEN_SCHEDULE = "OpenModelThreadGroup.schedule";
 
     private PlanXml() {
     }
 
     static String render(String workload, JMeterPlan.Settings settings, Path lanes, Iterable<OperationSampler> samplers) {
         JmxWriter w = new JmxWriter(JMeterPlan.JMETER_VERSION);
-        w.element("TestPlan", "TestPlanGui", "testbed " + workload + " c=" + settings.users())
+        w.element("TestPlan", "TestPlanGui", "testbed " + workload + (settings.isOpen() ? " " + rateText(settings.rate()) + "/s"
+                        : " c=" + settings.users()))
                 .string("TestPlan.comments", "Generated from the scenario library (testbed-jmeter); do not edit, regenerate.")
                 .bool("TestPlan.functional_mode", false)
                 .bool("TestPlan.serialize_threadgroups", false)
@@ -34,13 +38,17 @@ final class PlanXml {
                 .end()
                 .end().end()
                 .end().children();
-        threadGroup(w, settings);
+        if (settings.isOpen()) {
+            openThreadGroup(w, settings);
+        } else {
+            threadGroup(w, settings);
+        }
         w.children();
         // Each loop: the thread's next row, then the sampler its operation names.
         w.element("CSVDataSet", "TestBeanGUI", "lane")
                 // A remote engine reads its own users' lanes from where they were copied (testbed.lanes there).
                 .string("filename", "${__P(" + JMeterDriver.LANES_PROPERTY + "," + lanes.toString().replace(",", "\\,")
-                        + ")}/lane-${__threadNum}.tsv")
+                        + ")}/" + (settings.isOpen() ? JMeterPlan.laneFile(1) : "lane-${__threadNum}.tsv"))
                 .string("fileEncoding", "US-ASCII")
                 .string("variableNames", String.join(",", JMeterPlan.COLUMNS))
                 .bool("ignoreFirstLine", false)
@@ -48,7 +56,8 @@ final class PlanXml {
                 .bool("quotedData", false)
                 .bool("recycle", true)
                 .bool("stopThread", false)
-                .string("shareMode", "shareMode.thread")
+                // Closed: each user its own lane. Open: every arrival the next row of the one sequence.
+                .string("shareMode", settings.isOpen() ? "shareMode.all" : "shareMode.thread")
                 .end().noChildren();
         if (!settings.pacing().think().isNone()) {
             // Think time before each request of the user's (a timer runs before the samplers in its scope).
@@ -89,6 +98,30 @@ final class PlanXml {
                 .string("ThreadGroup.duration", Long.toString(settings.pacing().rampSeconds() + settings.seconds()))
                 .string("ThreadGroup.delay", "0")
                 .end();
+    }
+
+    /**
+     * The open model: JMeter's open-model thread group, a new thread at each arrival, evenly spaced
+     * ({@code even_arrivals}, as testbed-nio's open model spaces them, not Poisson's
+     * {@code random_arrivals}) at the plan's rate for its seconds; each thread runs the group once.
+     */
+    private static void openThreadGroup(JmxWriter w, JMeterPlan.Settings settings) {
+        w.element(OPEN_THREAD_GROUP, "OpenModelThreadGroupGui", "arrivals")
+                .elementProp("ThreadGroup.main_controller", "OpenModelThreadGroupController").end()
+                .string("ThreadGroup.on_sample_error", "continue")
+                .string(OPEN_SCHEDULE, schedule(settings.rate(), settings.seconds()))
+                .string("OpenModelThreadGroup.random_seed", "")
+                .end();
+    }
+
+    /** JMeter's schedule of a constant rate: {@code rate(200/sec) even_arrivals(3 sec)}. */
+    static String schedule(double rate, long seconds) {
+        return "rate(" + rateText(rate) + "/sec) even_arrivals(" + seconds + " sec)";
+    }
+
+    /** A rate as JMeter's schedule parser reads it: a plain decimal, no exponent, no trailing zeros. */
+    static String rateText(double rate) {
+        return java.math.BigDecimal.valueOf(rate).setScale(3, java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
     }
 
     private static void sampler(JmxWriter w, OperationSampler s, JMeterPlan.Settings settings) {

@@ -51,12 +51,19 @@ class JMeterDriverTest {
     }
 
     @Test
-    void refusesAnOpenModel() {
+    void runsTheOpenModelButNotForTheJourneyNorWithRealisticUsers() {
         JMeterDriver driver = new JMeterDriver(new JMeterHome(dir), dir.resolve("work"), Duration.ofSeconds(1));
-        assertThat(driver.supports(mix(), Level.open(100))).isFalse();
+        assertThat(driver.supports(mix(), Level.open(100))).isTrue();
         assertThat(driver.supports(mix(), Level.closed(8))).isTrue();
-        assertThatThrownBy(() -> driver.run(NOWHERE, mix(), Level.open(100), Duration.ofSeconds(1), 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("closed-model steps only");
+        Workload journey = Workload.of("journey", Workload.Settings.defaults(new KeySpace("run", "jmt")));
+        assertThat(driver.supports(journey, Level.closed(8))).isTrue();
+        assertThat(driver.supports(journey, Level.open(100))).isFalse();
+        assertThat(driver.unsupported(journey, Level.open(100))).contains("ordered sequence per user");
+        assertThatThrownBy(() -> driver.run(NOWHERE, journey, Level.open(100), Duration.ofSeconds(1), 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("JMeter has no open model for journey");
+        JMeterDriver realistic = new JMeterDriver(new JMeterHome(dir), dir.resolve("work"), Duration.ofSeconds(1), null,
+                new JMeterPlan.Pacing(Duration.ofSeconds(5), org.testbed.scenario.ThinkTime.NONE));
+        assertThat(realistic.unsupported(mix(), Level.open(100))).contains("closed model");
     }
 
     private static Workload mix() {

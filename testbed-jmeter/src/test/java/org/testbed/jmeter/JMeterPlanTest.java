@@ -21,6 +21,9 @@ import org.apache.jmeter.protocol.http.sampler.HTTPSamplerProxy;
 import org.apache.jmeter.save.SaveService;
 import org.apache.jmeter.testelement.TestElement;
 import org.apache.jmeter.threads.ThreadGroup;
+import org.apache.jmeter.threads.openmodel.OpenModelThreadGroup;
+import org.apache.jmeter.threads.openmodel.ScheduleParser;
+import org.apache.jmeter.threads.openmodel.ThreadScheduleStep;
 import org.apache.jmeter.util.JMeterUtils;
 import org.apache.jorphan.collections.HashTree;
 import org.apache.jorphan.collections.SearchByClass;
@@ -164,6 +167,69 @@ class JMeterPlanTest {
         assertThat(all(tree, ResponseAssertion.class)).extracting(TestElement::getName).contains("status 404");
         // Whole journeys only, so that a cycle starting over never creates a key it still holds.
         assertThat(Files.readAllLines(dir.resolve("lanes").resolve(JMeterPlan.laneFile(1)))).hasSize(102);
+    }
+
+    @Test
+    void openPlanStartsEvenArrivalsAtTheRateOverOneSharedSequence() throws Exception {
+        Path plan = JMeterPlan.write(dir, mix(), JMeterPlan.Settings.open(TARGET, 1, 200, 3, Duration.ofSeconds(3)));
+        HashTree tree = SaveService.loadTree(plan.toFile());
+        assertThat(all(tree, ThreadGroup.class)).as("no closed-model users").isEmpty();
+        OpenModelThreadGroup group = only(tree, OpenModelThreadGroup.class);
+        assertThat(group.getPropertyAsString("OpenModelThreadGroup.schedule")).isEqualTo("rate(200/sec) even_arrivals(3 sec)");
+        // JMeter's own parser reads it as one constant-rate step: the schedule JMeter will run.
+        assertThat(new ScheduleParser(group.getPropertyAsString("OpenModelThreadGroup.schedule")).parse().getSteps())
+                .containsExactly(new ThreadScheduleStep.RateStep(200.0),
+                        new ThreadScheduleStep.ArrivalsStep(ThreadScheduleStep.ArrivalType.EVEN, 3.0));
+        assertThat(group.getPropertyAsString("ThreadGroup.on_sample_error")).isEqualTo("continue");
+
+        CSVDataSet sequence = only(tree, CSVDataSet.class);
+        assertThat(sequence.getPropertyAsString("shareMode")).as("every arrival takes the next row").isEqualTo("shareMode.all");
+        assertThat(sequence.getPropertyAsString("filename")).endsWith("lanes)}/lane-1.tsv");
+        assertThat(all(tree, HTTPSamplerProxy.class)).extracting(TestElement::getName).containsExactly("GET", "POST", "PUT", "DELETE");
+
+        // The rows: lane 0's, a churn key deleted only a delete lag of arrivals after its create.
+        List<String> rows = Files.readAllLines(dir.resolve("lanes").resolve(JMeterPlan.laneFile(1)));
+        assertThat(rows.size()).as("at least five delete lags, so that the mix keeps its deletes")
+                .isGreaterThanOrEqualTo(5 * JMeterPlan.MIN_OPEN_DELETE_LAG);
+        assertThat(Files.exists(dir.resolve("lanes").resolve(JMeterPlan.laneFile(2)))).isFalse();
+        Map<String, Integer> createdAt = new HashMap<>();
+        Map<String, Integer> counts = new HashMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            String[] f = rows.get(i).split("\t", -1);
+            counts.merge(f[0], 1, Integer::sum);
+            String id = f[1].substring("/testbed/items/".length());
+            if (f[0].equals("PUT")) {
+                assertThat(id).startsWith("run.jm.0.c");
+                assertThat(createdAt.put(id, i)).as("a churn key created once").isNull();
+            } else if (f[0].equals("DELETE") && i < rows.size() - 2 * JMeterPlan.MIN_OPEN_DELETE_LAG) {
+                // The cycle's tail deletes what it still holds at once; before it, a key lives a delete lag.
+                assertThat(i - createdAt.get(id)).as("rows between the create and the delete of " + id)
+                        .isGreaterThanOrEqualTo(JMeterPlan.MIN_OPEN_DELETE_LAG);
+            }
+        }
+        assertThat(counts.get("DELETE")).as("repeatable: every churn key deleted").isEqualTo(counts.get("PUT"));
+        assertThat(counts.get("GET") / (double) rows.size()).isCloseTo(0.80, within(0.02));
+    }
+
+    @Test
+    void openPlanOnSeveralEnginesHasASequenceEachAndTheRateAsGiven() throws Exception {
+        // The driver gives each engine the step's rate divided; the plan runs what it is given.
+        Path plan = JMeterPlan.write(dir, mix(), JMeterPlan.Settings.open(TARGET, 2, 2500.5, 30, Duration.ofSeconds(3)));
+        OpenModelThreadGroup group = only(SaveService.loadTree(plan.toFile()), OpenModelThreadGroup.class);
+        assertThat(group.getPropertyAsString("OpenModelThreadGroup.schedule")).isEqualTo("rate(2500.5/sec) even_arrivals(30 sec)");
+        List<String> first = Files.readAllLines(dir.resolve("lanes").resolve(JMeterPlan.laneFile(1)));
+        List<String> second = Files.readAllLines(dir.resolve("lanes").resolve(JMeterPlan.laneFile(2)));
+        assertThat(first.size()).as("as many rows as the step sends, within the files' bound").isBetween(75_016, 100_000);
+        assertThat(second.stream().filter(r -> r.startsWith("PUT")).map(r -> r.split("\t")[1]))
+                .allSatisfy(path -> assertThat(path).contains("run.jm.1.c"));
+    }
+
+    @Test
+    void theJourneyHasNoOpenPlan() {
+        Workload journey = new CrudJourney(new KeySpace("run", "jm"), 100, 42L);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> JMeterPlan.write(dir, journey,
+                        JMeterPlan.Settings.open(TARGET, 1, 100, 3, Duration.ofSeconds(1))))
+                .hasMessageContaining("CRUD journey is an ordered sequence per user");
     }
 
     @Test

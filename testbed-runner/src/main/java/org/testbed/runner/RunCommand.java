@@ -154,8 +154,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--driver", paramLabel = "NAME", defaultValue = "auto",
             description = "auto (= testbed-nio), testbed-nio, wrk (closed-model mix/plaintext/json/delay steps only) or"
-                    + " jmeter (Apache JMeter non-GUI on a plan generated from the scenario library; closed-model steps only);"
-                    + " other steps fall back to testbed-nio")
+                    + " jmeter (Apache JMeter non-GUI on a plan generated from the scenario library; closed-model steps, and"
+                    + " open-model ones but the journey's: a thread and a connection per arrival, latency from the send);"
+                    + " other steps fall back to testbed-nio, saying why")
     String driver;
 
     @Option(names = "--tls",
@@ -259,7 +260,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--load-hosts", split = ",", paramLabel = "USER@HOST",
             description = "With --driver jmeter: send the load from these machines with JMeter's distributed mode. JMeter"
                     + " (the home this build lays out) is copied to each over ssh, one jmeter-server started there per step"
-                    + " with the step's users divided over the machines (JMeter's thread count is per engine), the"
+                    + " with the step's users (or an open step's rate) divided over the machines (JMeter's thread count"
+                    + " and schedule are per engine), the"
                     + " controller run here; everything there is stopped and removed at the end, however it ends."
                     + " --ssh-port, --identity and --ssh-option apply")
     List<String> loadHosts;

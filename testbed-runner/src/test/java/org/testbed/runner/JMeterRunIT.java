@@ -18,9 +18,9 @@ import org.testbed.variant.VariantManifest;
 /**
  * {@code ./testbed run --driver jmeter} end to end: the packaged runner starts the vertx variant
  * from its jar against a real memcached and drives the mix with real JMeter (non-GUI, from the
- * JMeter home testbed-jmeter's build lays out) on a plan generated from the scenario library; an
- * open-model level in the same run falls back to testbed-nio. Then the rows, the operations and
- * their errors, and the clear error when JMeter cannot start.
+ * JMeter home testbed-jmeter's build lays out) on a plan generated from the scenario library, a
+ * closed-model level and an open-model one (JMeter's open-model thread group). Then the rows, the
+ * operations and their errors, and the clear error when JMeter cannot start.
  */
 class JMeterRunIT {
 
@@ -46,8 +46,12 @@ class JMeterRunIT {
         assertThat(closed.latency().p50Ms()).isLessThanOrEqualTo(closed.latency().p99Ms());
         assertThat(closed.latency().maxMs()).isPositive();
         assertThat(closed.server().cpuMsPerReq()).isPositive();
-        // JMeter has no open model that keeps a lane's keys: that step is testbed-nio's.
-        assertThat(rows.get(1).driver()).isEqualTo("testbed-nio");
+        // The open model on JMeter: 200 arrivals a second for 3 s, each a thread and a request of its own.
+        ResultRow open = rows.get(1);
+        assertThat(open.driver()).isEqualTo("jmeter");
+        assertThat(open.key().targetRps()).isEqualTo(200.0);
+        assertThat(open.throughput().requests()).as("about 200/s x 3 s in the window").isBetween(450L, 750L);
+        assertThat(open.throughput().errors()).as("errors of " + open).isZero();
 
         List<OperationRecord> operations = OperationsCsv.TABLE.read(run.resolve(OperationsCsv.FILE)).stream()
                 .filter(o -> o.key().concurrency() == 8).toList();
@@ -57,7 +61,12 @@ class JMeterRunIT {
         OperationRecord get = operations.get(0);
         assertThat(get.requests() / (double) closed.throughput().requests()).as("GET's share of the mix").isBetween(0.7, 0.9);
 
-        StepRecord step = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE)).get(0);
+        List<StepRecord> steps = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE));
+        StepRecord openStep = steps.get(1);
+        assertThat(openStep.driver().name()).isEqualTo("jmeter");
+        assertThat(Files.readString(run.resolve(openStep.files().raw()))).contains("OpenModelThreadGroup")
+                .contains("rate(200/sec) even_arrivals").contains("schedule lag").contains("NOT from the scheduled arrival");
+        StepRecord step = steps.get(0);
         assertThat(step.driver().name()).isEqualTo("jmeter");
         assertThat(step.driver().cpuPct()).as("JMeter's own CPU, in the load CPU share").isPositive();
         String raw = Files.readString(run.resolve(step.files().raw()));
@@ -66,7 +75,7 @@ class JMeterRunIT {
         Path hlog = run.resolve(step.files().raw().replace(".txt", ".hlog"));
         assertThat(Files.readString(hlog)).as("JMeter's latencies second by second").contains("Tag=GET").contains("Tag=DELETE");
         try (var plans = Files.walk(run.resolve("jmeter"))) {
-            assertThat(plans.filter(p -> p.getFileName().toString().equals("plan.jmx"))).hasSize(1);
+            assertThat(plans.filter(p -> p.getFileName().toString().equals("plan.jmx"))).as("a plan per step").hasSize(2);
         }
     }
 

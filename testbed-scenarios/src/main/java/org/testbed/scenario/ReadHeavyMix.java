@@ -54,6 +54,15 @@ public record ReadHeavyMix(KeySpace keys, Mix mix, int preloadKeys, int payloadS
         return "mix";
     }
 
+    /**
+     * This mix with churn keys kept at least {@code lag} requests before their delete (and room for
+     * twice as many at once), for drivers that send one lane's requests on several connections or
+     * threads at once, where a delete could otherwise overtake the create of its key.
+     */
+    public ReadHeavyMix withDeleteLag(int lag) {
+        return new ReadHeavyMix(keys, mix, preloadKeys, payloadSize, seed, Math.max(churnCap, 2 * lag), lag);
+    }
+
     /** The preloaded items, created before the run (201, or 409 when a previous run left them). */
     @Override
     public List<RequestSpec> preload() {

@@ -7,9 +7,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.counters.CounterReading;
 import org.testbed.runfolder.counters.CounterRecord;
@@ -62,6 +64,8 @@ final class StepMeasurement {
     private final List<String> problems;
     private final Optional<Pricing> pricing;
     private final LoadEngines loadHosts;
+    /** The reasons already printed for steps the chosen driver cannot run. */
+    private final Set<String> fallbacks = new HashSet<>();
 
     /**
      * @param flamegraphs the profiler, or null without {@code --flamegraph}
@@ -305,7 +309,16 @@ final class StepMeasurement {
                     settings.output().out().resolve("jmeter"), settings.load().timeout(), loadHosts, settings.load().pacing());
             default -> null;
         };
-        // wrk and JMeter have no open model here, and wrk cannot keep the journey's order: those steps use testbed-nio.
-        return other != null && other.supports(workload, level) ? other : nio;
+        // wrk has no open model and cannot keep the journey's order, nor can JMeter's open arrivals:
+        // those steps use testbed-nio, and the run says why once per reason.
+        if (other == null || other.supports(workload, level)) {
+            return other != null ? other : nio;
+        }
+        String why = other instanceof JMeterDriver jmeter ? jmeter.unsupported(workload, level)
+                : other.name() + " cannot drive " + workload.name() + " at " + level.label();
+        if (fallbacks.add(why)) {
+            System.out.println("-- " + why + ": testbed-nio measures that step");
+        }
+        return nio;
     }
 }
