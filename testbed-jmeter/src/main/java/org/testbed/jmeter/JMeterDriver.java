@@ -85,7 +85,8 @@ public final class JMeterDriver implements LoadDriver {
     /**
      * The settings every step's JMeter runs with, on top of its home's jmeter.properties: the CSV
      * fields {@link JtlReader} reads, the start time as the sample's time stamp, connections kept
-     * across a thread's loops, and no UDP shutdown port (parallel runs would contend for 4445).
+     * across a thread's loops, no UDP shutdown port (parallel runs would contend for 4445), and an exit
+     * once the test has ended.
      */
     static final List<String> PROPERTIES = List.of(
             "jmeter.save.saveservice.output_format=csv",
@@ -116,7 +117,10 @@ public final class JMeterDriver implements LoadDriver {
             // the samples sent back in batches, stripped of their bodies (JMeter's default, stated).
             "server.rmi.ssl.disable=true",
             "mode=StrippedBatch",
-            "jmeterengine.nongui.port=0");
+            "jmeterengine.nongui.port=0",
+            // The open model's thread group starts its arrivals from a pool whose idle threads live
+            // 60 s: without this, each open step's JMeter lingered a minute after its last sample.
+            "jmeterengine.force.system.exit=true");
     /** The epoch milliseconds JMeter prints in parentheses after its start and end lines. */
     private static final Pattern EPOCH = Pattern.compile("\\((\\d{12,})\\)");
     /** How long JMeter may take beyond its scheduled seconds (JVM start, plan loading, the last samples, shutdown). */

@@ -130,13 +130,18 @@ final class JtlWindow {
         return intervals.build(startMillis, seconds, perSecond.length, seen);
     }
 
-    /** The first line of JMeter's message, or the status when it gave none. */
+    /**
+     * The first line of JMeter's message and the status it got: an assertion's first line names only
+     * what was expected, and the status (or JMeter's text for a failure without one, such as a reset
+     * connection) is what tells one failure from another.
+     */
     private static String reason(JtlReader.Sample s) {
         String message = s.failureMessage().strip();
+        String status = "status " + s.responseCode();
         if (message.isEmpty()) {
-            return "status " + s.responseCode();
+            return status;
         }
         int newline = message.indexOf('\n');
-        return (newline < 0 ? message : message.substring(0, newline)).strip();
+        return (newline < 0 ? message : message.substring(0, newline)).strip() + " (" + status + ")";
     }
 }

@@ -67,7 +67,7 @@ class JtlWindowTest {
         assertThat(ops.get(1).requests()).isEqualTo(2);
         assertThat(ops.get(1).errors()).isEqualTo(1);
         assertThat(ops.get(1).rps()).isEqualTo(1.0);
-        assertThat(window.failures()).containsEntry("POST: Test failed: code expected to equal /", 1L);
+        assertThat(window.failures()).containsEntry("POST: Test failed: code expected to equal / (status 412)", 1L);
         // Second by second, as testbed-nio's interval log: the window's two seconds, tagged with the operations seen.
         IntervalLog log = window.intervals(2);
         assertThat(log.intervals()).isEqualTo(2);

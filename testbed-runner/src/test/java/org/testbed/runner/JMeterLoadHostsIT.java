@@ -90,37 +90,26 @@ class JMeterLoadHostsIT {
     @Order(1)
     void twoLoadHostsDriveAVariantHereAndTheirSamplesMergeIntoOneRow() throws Exception {
         Path out = work.resolve("run");
-        RunnerJar.Outcome run = RunnerJar.call(COMMAND_LIMIT_SECONDS, arguments(out, "5").toArray(String[]::new));
+        List<String> arguments = arguments(out, "5");
+        // One open-model step too: each engine runs the whole schedule at half the rate.
+        arguments.addAll(List.of("--rate", "100"));
+        RunnerJar.Outcome run = RunnerJar.call(COMMAND_LIMIT_SECONDS, arguments.toArray(String[]::new));
         System.out.println(run.output());
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).contains("load from JMeter's engines on root@" + first.address + ", root@" + second.address);
 
         List<ResultRow> rows = ResultsCsv.read(out.resolve(ResultsCsv.FILE));
-        assertThat(rows).hasSize(1);
-        ResultRow row = rows.get(0);
-        assertThat(row.driver()).isEqualTo("jmeter");
-        assertThat(row.concurrency()).isEqualTo(5);
-        assertThat(row.throughput().requests()).isPositive();
-        assertThat(row.throughput().errors()).as("errors of " + row).isZero();
-        assertThat(row.latency().p50Ms()).isLessThanOrEqualTo(row.latency().p99Ms());
+        assertThat(rows).hasSize(2);
+        List<StepRecord> steps = StepsCsv.TABLE.read(out.resolve(StepsCsv.FILE));
+        ResultRow closed = rows.stream().filter(r -> r.concurrency() == 5).findFirst().orElseThrow();
+        String closedRaw = assertHostsAddUp(out, closed, steps);
+        assertThat(closedRaw).as("5 users divided over the hosts").contains("users 3 + 2 on 2 load hosts");
 
-        StepRecord step = StepsCsv.TABLE.read(out.resolve(StepsCsv.FILE)).get(0);
-        String raw = Files.readString(out.resolve(step.files().raw()));
-        Matcher m = HOST_REQUESTS.matcher(raw);
-        long sum = 0;
-        List<String> hosts = new ArrayList<>();
-        while (m.find()) {
-            hosts.add(m.group(2));
-            long requests = Long.parseLong(m.group(3));
-            assertThat(requests).as("requests sent from " + m.group(2)).isPositive();
-            assertThat(Long.parseLong(m.group(5))).as("CPU of the engine on " + m.group(2) + ", read there").isPositive();
-            sum += requests;
-        }
-        assertThat(hosts).containsExactly("root@" + first.address, "root@" + second.address);
-        assertThat(sum).as("the requests of both hosts").isEqualTo(row.throughput().requests());
-        // One histogram of every sample of both hosts: its count is the row's requests.
-        assertThat(raw).containsPattern("Total count\\s*=\\s*" + row.throughput().requests() + "]");
-        assertThat(raw).as("5 users divided over the hosts").contains("users 3 + 2 on 2 load hosts");
+        ResultRow open = rows.stream().filter(r -> r.concurrency() == 0).findFirst().orElseThrow();
+        String openRaw = assertHostsAddUp(out, open, steps);
+        assertThat(openRaw).as("100 arrivals a second divided over the hosts").contains("arrivals at 50/s on each of 2 load hosts");
+        // 3 s at 100/s: generous bounds, since a fresh JMeter may start its arrivals late and then catch up.
+        assertThat(open.throughput().requests()).as("requests of the open step").isBetween(150L, 450L);
 
         JsonNode env = new ObjectMapper().readTree(out.resolve("environment.json").toFile());
         assertThat(env.path("tools").path("jmeter").asText()).startsWith("Apache JMeter 5.6.3 from ")
@@ -160,6 +149,34 @@ class JMeterLoadHostsIT {
         assertThat(out.resolve("report.html")).isRegularFile();
 
         assertNothingLeft("after the run lost a load host");
+    }
+
+    /**
+     * The row of one step: sent by JMeter without an error, and its load hosts' requests, each read
+     * from its own engine, adding up to the row's, whose histogram counts every one of them.
+     */
+    private static String assertHostsAddUp(Path out, ResultRow row, List<StepRecord> steps) throws Exception {
+        assertThat(row.driver()).isEqualTo("jmeter");
+        assertThat(row.throughput().requests()).isPositive();
+        assertThat(row.throughput().errors()).as("errors of " + row).isZero();
+        assertThat(row.latency().p50Ms()).isLessThanOrEqualTo(row.latency().p99Ms());
+        StepRecord step = steps.stream().filter(s -> s.key().equals(row.key())).findFirst().orElseThrow();
+        String raw = Files.readString(out.resolve(step.files().raw()));
+        Matcher m = HOST_REQUESTS.matcher(raw);
+        long sum = 0;
+        List<String> hosts = new ArrayList<>();
+        while (m.find()) {
+            hosts.add(m.group(2));
+            long requests = Long.parseLong(m.group(3));
+            assertThat(requests).as("requests sent from " + m.group(2)).isPositive();
+            assertThat(Long.parseLong(m.group(5))).as("CPU of the engine on " + m.group(2) + ", read there").isPositive();
+            sum += requests;
+        }
+        assertThat(hosts).containsExactly("root@" + first.address, "root@" + second.address);
+        assertThat(sum).as("the requests of both hosts").isEqualTo(row.throughput().requests());
+        // One histogram of every sample of both hosts: its count is the row's requests.
+        assertThat(raw).containsPattern("Total count\\s*=\\s*" + row.throughput().requests() + "]");
+        return raw;
     }
 
     private static List<String> arguments(Path out, String levels) {

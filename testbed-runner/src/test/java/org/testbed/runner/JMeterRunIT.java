@@ -32,7 +32,7 @@ class JMeterRunIT {
         Path run = Path.of("target", "jmeter-run").toAbsolutePath();
         RunnerJar.deleteRecursively(run);
         RunnerJar.run(240, "run", "--root", root.toString(), "--variants", "vertx", "--driver", "jmeter",
-                "--scenarios", "mix", "--concurrency", "8", "--rate", "200", "--duration", "3s", "--warmup", "1s",
+                "--scenarios", "mix", "--concurrency", "8", "--rate", "50", "--duration", "3s", "--warmup", "1s",
                 "--forks", "1", "--iterations", "1", "--run-id", "jmeter", "--out", run.toString());
 
         List<ResultRow> rows = ResultsCsv.read(run.resolve(ResultsCsv.FILE));
@@ -46,11 +46,13 @@ class JMeterRunIT {
         assertThat(closed.latency().p50Ms()).isLessThanOrEqualTo(closed.latency().p99Ms());
         assertThat(closed.latency().maxMs()).isPositive();
         assertThat(closed.server().cpuMsPerReq()).isPositive();
-        // The open model on JMeter: 200 arrivals a second for 3 s, each a thread and a request of its own.
+        // The open model on JMeter: 50 arrivals a second for 3 s, each a thread and a request of its own.
+        // A low rate on purpose: a fresh JMeter starts its arrivals late and then sends the backlog at
+        // once, each on a new connection (at 200/s, some 260 connects at once on a loaded CI machine).
         ResultRow open = rows.get(1);
         assertThat(open.driver()).isEqualTo("jmeter");
-        assertThat(open.key().targetRps()).isEqualTo(200.0);
-        assertThat(open.throughput().requests()).as("about 200/s x 3 s in the window").isBetween(450L, 750L);
+        assertThat(open.key().targetRps()).isEqualTo(50.0);
+        assertThat(open.throughput().requests()).as("about 50/s x 3 s in the window").isBetween(100L, 200L);
         assertThat(open.throughput().errors()).as("errors of " + open).isZero();
 
         List<OperationRecord> operations = OperationsCsv.TABLE.read(run.resolve(OperationsCsv.FILE)).stream()
@@ -65,7 +67,7 @@ class JMeterRunIT {
         StepRecord openStep = steps.get(1);
         assertThat(openStep.driver().name()).isEqualTo("jmeter");
         assertThat(Files.readString(run.resolve(openStep.files().raw()))).contains("OpenModelThreadGroup")
-                .contains("rate(200/sec) even_arrivals").contains("schedule lag").contains("NOT from the scheduled arrival");
+                .contains("rate(50/sec) even_arrivals").contains("schedule lag").contains("NOT from the scheduled arrival");
         StepRecord step = steps.get(0);
         assertThat(step.driver().name()).isEqualTo("jmeter");
         assertThat(step.driver().cpuPct()).as("JMeter's own CPU, in the load CPU share").isPositive();
