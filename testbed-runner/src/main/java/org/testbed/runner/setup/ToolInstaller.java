@@ -73,16 +73,21 @@ public final class ToolInstaller {
     }
 
     /**
-     * What the container image tests use: podman with runc, its pod pause program and network
-     * helpers, and debootstrap (their base images are made from Debian's packages, no registry). Missing and not installable here is
+     * What the container image tests use: podman with runc, its pod pause program, its network
+     * helpers and the iptables they drive, and debootstrap (their base images are made from Debian's packages, no registry). Missing and not installable here is
      * said, not fatal: the tests then skip with the reason in the contract summary.
      */
     void ensureContainerTools() {
         boolean netavark = Files.isExecutable(Path.of("/usr/lib/podman/netavark")) || Files.isExecutable(Path.of("/usr/libexec/podman/netavark"));
+        // iptables too: netavark publishes ports through it, yet no package of this list depends on it
+        // (podman alone would pull it in through the CNI plugins, which netavark replaces here).
+        boolean iptables = onPath("iptables") != null || Files.isExecutable(Path.of("/usr/sbin/iptables"));
         if (onPath("podman") == null || onPath("runc") == null && !Files.isExecutable(Path.of("/usr/sbin/runc"))
-                || onPath("catatonit") == null || !netavark || onPath("debootstrap") == null && !Files.isExecutable(Path.of("/usr/sbin/debootstrap"))) {
+                || onPath("catatonit") == null || !netavark || !iptables
+                || onPath("debootstrap") == null && !Files.isExecutable(Path.of("/usr/sbin/debootstrap"))) {
             try {
-                install("podman and debootstrap (the container image tests)", "podman", "runc", "catatonit", "netavark", "aardvark-dns", "debootstrap");
+                install("podman and debootstrap (the container image tests)", "podman", "runc", "catatonit", "netavark", "aardvark-dns",
+                        "iptables", "debootstrap");
             } catch (IllegalStateException notRoot) {
                 console.println("testbed: the container image tests will be skipped: " + notRoot.getMessage());
                 return;
