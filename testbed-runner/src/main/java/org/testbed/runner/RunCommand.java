@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.testbed.deploy.DeployException;
 import org.testbed.deploy.SshTarget;
@@ -17,6 +17,7 @@ import org.testbed.runfolder.capacity.Sla;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.gate.Assertion;
 import org.testbed.runfolder.gate.RunAssertions;
+import org.testbed.runfolder.stats.PrecisionTarget;
 import org.testbed.runner.build.ModuleJar;
 import org.testbed.runner.build.StaleJars;
 import org.testbed.runner.flame.Flamegraphs;
@@ -103,9 +104,26 @@ final class RunCommand implements Callable<Integer> {
             description = "Measure every step N times in a row in each fork, after its one warm-up (default: the profile's)")
     Integer iterations;
 
+    @Option(names = "--precision", paramLabel = "[SCENARIO:]PCT[:FIGURES]",
+            description = "After the planned forks, add forks to the steps whose 95 %% interval is wider than +-PCT, the"
+                    + " widest per second of cost first, within --budget: 5%% (throughput and CPU per request of every"
+                    + " scenario), mix:5%%, delay:10%%:rps,cpu,p99; repeatable; none to add no fork (default: the"
+                    + " profile's when the run keeps its plan: default holds mix to 5%% and delay to 10%% on rps, cpu and p99)")
+    List<String> precision;
+
+    @Option(names = "--budget", paramLabel = "TIME",
+            description = "With --precision: the longest the whole run may take; a fork is added only while it fits"
+                    + " (default: the profile's, 20m for default; else 1.5 times what the planned forks took)")
+    String budget;
+
+    @Option(names = "--max-forks", paramLabel = "N",
+            description = "With --precision: the most forks one step may get, planned ones included (default: "
+                    + RunSettings.Precision.MAX_FORKS + ")")
+    Integer maxForks;
+
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
-            description = "default (every variant, the mix at 64 users and the delay at 400, 2 forks x 3 iterations of"
-                    + " 3 s; about 20 min on 2 cores), seed (the studies' staircase and 5000 req/s delay; hours), or one study each:"
+            description = "default (every variant, the mix at 64 users and the delay at 400, 2 forks x 2 iterations of"
+                    + " 3 s, then forks added where an interval is wider than the target; at most 20 min on 2 cores), seed (the studies' staircase and 5000 req/s delay; hours), or one study each:"
                     + " https (96 users, plain and TLS), staircase (50..1100 users), delay (5000 req/s on 150 ms),"
                     + " gzip-sla (gzip over HTTPS, capacity under p99<=5ms, 10 KB payloads), metrics-cost (metrics off"
                     + " and on); see the runner README")
@@ -371,7 +389,7 @@ final class RunCommand implements Callable<Integer> {
                         Optional.ofNullable(servers).map(String::strip).filter(s -> !s.isEmpty()), pinning),
                 new RunSettings.Observation(Optional.ofNullable(flamegraph), counters, jfr),
                 conditionSets, Optional.ofNullable(capacity), Optional.ofNullable(remote), price.list(),
-                Optional.ofNullable(load));
+                Optional.ofNullable(load), precision(p));
         if (settings.load().warmupAtLeast().compareTo(settings.load().warmup()) > 0) {
             throw new IllegalArgumentException("--warmup-at-least " + warmupAtLeast + " is longer than the warm-up's limit"
                     + " (--warmup " + settings.load().warmup().toSeconds() + "s)");
@@ -418,6 +436,40 @@ final class RunCommand implements Callable<Integer> {
             return Main.EXIT_GATE_FAILED;
         }
         return status;
+    }
+
+    /**
+     * The run's precision: {@code --precision} when given ({@code none}: the planned forks only), else
+     * the profile's when the run keeps the profile's plan; a run that changes its scenarios, levels,
+     * window, forks or iterations, or searches a capacity, states its own target.
+     */
+    private RunSettings.Precision precision(Profile p) {
+        boolean ownPlan = scenarios == null && concurrency == null && rate == null && duration == null && repeat == null
+                && iterations == null && sla == null;
+        PrecisionTarget target;
+        if (precision != null && !precision.isEmpty()) {
+            target = precision.size() == 1 && precision.get(0).strip().equalsIgnoreCase("none")
+                    ? PrecisionTarget.NONE : PrecisionTarget.parse(precision);
+        } else {
+            target = ownPlan ? p.precision() : PrecisionTarget.NONE;
+        }
+        Optional<Duration> limit = budget != null ? Optional.of(Levels.duration(budget)) : p.budget();
+        if (budget != null && !target.isPresent()) {
+            throw new IllegalArgumentException("--budget limits the forks --precision adds: give --precision too"
+                    + (ownPlan ? "" : " (a run that changes the profile's plan states its own target)"));
+        }
+        if (target.isPresent() && (sla != null || p.sla() != null)) {
+            throw new IllegalArgumentException("--precision adds forks to measured steps; a capacity search (--sla) repeats"
+                    + " its searches with --forks instead");
+        }
+        if (maxForks != null && (maxForks < 1 || maxForks > 100)) {
+            throw new IllegalArgumentException("--max-forks must be between 1 and 100, not " + maxForks);
+        }
+        if (maxForks != null && !target.isPresent()) {
+            throw new IllegalArgumentException("--max-forks limits the forks --precision adds: give --precision too");
+        }
+        return target.isPresent() ? new RunSettings.Precision(target, limit, maxForks != null ? maxForks
+                : RunSettings.Precision.MAX_FORKS) : RunSettings.Precision.NONE;
     }
 
     /** The realistic users of {@code --ramp} and {@code --think}: JMeter's closed-model steps only. */

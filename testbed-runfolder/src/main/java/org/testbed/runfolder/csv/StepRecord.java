@@ -7,6 +7,7 @@ import java.util.stream.Stream;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.ResultRow.StepKey;
 import org.testbed.runfolder.price.Pricing;
+import org.testbed.runfolder.stats.PrecisionTarget;
 import org.testbed.runfolder.stats.Spread;
 
 /**
@@ -25,12 +26,20 @@ import org.testbed.runfolder.stats.Spread;
  * @param steadiness the warm-up before it and whether its windows were flat
  * @param open the open model's own figures ({@link OpenModel#CLOSED} for a closed-model step)
  * @param cost what a million requests cost at the step's throughput ({@link Cost#NONE} for a run without a price)
+ * @param precision how precise its figures are and what the run did for it ({@link Precision#NONE} for a sample)
  */
 public record StepRecord(StepKey key, DriverSide driver, ServerSide server, LoadSide load, Setup setup, Files files,
-                         Repeats repeats, Steadiness steadiness, OpenModel open, Cost cost) {
+                         Repeats repeats, Steadiness steadiness, OpenModel open, Cost cost, Precision precision) {
 
     public StepRecord {
         cost = cost == null ? Cost.NONE : cost;
+        precision = precision == null ? Precision.NONE : precision;
+    }
+
+    /** A step (or one sample of it) before its precision is known. */
+    public StepRecord(StepKey key, DriverSide driver, ServerSide server, LoadSide load, Setup setup, Files files,
+                      Repeats repeats, Steadiness steadiness, OpenModel open, Cost cost) {
+        this(key, driver, server, load, setup, files, repeats, steadiness, open, cost, Precision.NONE);
     }
 
     /**
@@ -55,9 +64,20 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
      * @param saturation whether it waited for CPUs, its listen queue or its cgroup's quota ({@link Saturation#UNKNOWN}
      *                   when not read)
      */
-    public record ServerSide(double cpusBusyPct, long threads, Saturation saturation) {
+    public record ServerSide(double cpusBusyPct, long threads, Saturation saturation, String cpuClock) {
+        /** CPU time read from {@code /proc/PID/stat}, in clock ticks (10 ms): enough for a window of 2 s of CPU or more. */
+        public static final String TICKS = "ticks";
+        /** CPU time read from the threads' {@code schedstat}, in nanoseconds: for a window with little CPU in it. */
+        public static final String SCHEDSTAT = "schedstat";
+
         public ServerSide {
             saturation = saturation == null ? Saturation.UNKNOWN : saturation;
+            cpuClock = cpuClock == null ? "" : cpuClock;
+        }
+
+        /** The server's side, its CPU time read in clock ticks. */
+        public ServerSide(double cpusBusyPct, long threads, Saturation saturation) {
+            this(cpusBusyPct, threads, saturation, TICKS);
         }
 
         /** The server's side without its saturation readings. */
@@ -186,6 +206,47 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
         }
     }
 
+    /**
+     * How precise the step's figures are, and what the run did to make them so ({@code --precision}):
+     * the forks its samples came from, how many of those the run added after the planned ones, how
+     * its figures scatter at each level of the measurement ({@link org.testbed.runfolder.stats.VarianceComponents}),
+     * and whether its intervals met the target. The half-widths themselves are the {@link Repeats}' intervals'.
+     *
+     * @param forks the fresh JVMs its samples came from
+     * @param addedForks how many of them the run added for the target, after the planned ones
+     * @param rps throughput's scatter between forks and between one fork's iterations
+     * @param p99 p99's
+     * @param cpu CPU per request's
+     * @param targetPct the half-width the target asked of its figures, in per cent; NaN without a target
+     * @param status {@link #MET}, {@link #MISSED}, or empty without a target
+     */
+    public record Precision(int forks, int addedForks, Scatter rps, Scatter p99, Scatter cpu, double targetPct, String status) {
+        public static final String MET = "met";
+        public static final String MISSED = "missed";
+        /** A single sample, or a step from a runner before precision was recorded. */
+        public static final Precision NONE = new Precision(0, 0, Scatter.NONE, Scatter.NONE, Scatter.NONE, Double.NaN, "");
+
+        public Precision {
+            status = status == null ? "" : status;
+        }
+
+        /** Whether the step was held to a target and missed it. */
+        public boolean missed() {
+            return MISSED.equals(status);
+        }
+    }
+
+    /**
+     * A figure's scatter at the two levels of the measurement, each as a standard deviation of the
+     * logs in per cent (about the coefficient of variation).
+     *
+     * @param forkSdPct between JVMs, beyond what their iterations explain; NaN with one fork
+     * @param iterationSdPct between the iterations of one JVM; NaN with one iteration per fork
+     */
+    public record Scatter(double forkSdPct, double iterationSdPct) {
+        public static final Scatter NONE = new Scatter(Double.NaN, Double.NaN);
+    }
+
     private static final Column<StepRecord> VARIANT = Column.text("variant", s -> s.key.variant());
     private static final Column<StepRecord> SCENARIO = Column.text("scenario", s -> s.key.scenario());
     private static final Column<StepRecord> CONCURRENCY = Column.count("concurrency", s -> s.key.concurrency());
@@ -229,6 +290,18 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
     private static final Column<StepRecord> COST_PER_MILLION = Column.number("cost_per_million", s -> Pricing.cost(s.cost.perMillion()));
     private static final Column<StepRecord> COST_CI_LOW = Column.number("cost_per_million_ci_low", s -> Pricing.cost(s.cost.ciLow()));
     private static final Column<StepRecord> COST_CI_HIGH = Column.number("cost_per_million_ci_high", s -> Pricing.cost(s.cost.ciHigh()));
+    private static final Column<StepRecord> FORKS = Column.count("forks", s -> s.precision.forks());
+    private static final Column<StepRecord> ADDED_FORKS = Column.count("added_forks", s -> s.precision.addedForks());
+    private static final Column<StepRecord> RPS_HALF_WIDTH = Column.decimal("rps_half_width_pct", 2, s -> s.repeats.rps().halfWidthPct());
+    private static final Column<StepRecord> P99_HALF_WIDTH = Column.decimal("lat_p99_half_width_pct", 2, s -> s.repeats.p99().halfWidthPct());
+    private static final Column<StepRecord> CPU_HALF_WIDTH = Column.decimal("cpu_half_width_pct", 2, s -> s.repeats.cpu().halfWidthPct());
+    private static final ScatterColumns RPS_SCATTER = new ScatterColumns("rps_", Precision::rps);
+    private static final ScatterColumns P99_SCATTER = new ScatterColumns("lat_p99_", Precision::p99);
+    private static final ScatterColumns CPU_SCATTER = new ScatterColumns("cpu_", Precision::cpu);
+    private static final Column<StepRecord> PRECISION_TARGET = Column.number("precision_target_pct",
+            s -> Double.isNaN(s.precision.targetPct()) ? "" : PrecisionTarget.percent(s.precision.targetPct()));
+    private static final Column<StepRecord> PRECISION = Column.text("precision", s -> s.precision.status());
+    private static final Column<StepRecord> CPU_CLOCK = Column.text("cpu_clock", s -> s.server.cpuClock());
 
     /** steps.csv's columns, in order. */
     public static final List<Column<StepRecord>> COLUMNS = Stream.of(
@@ -239,7 +312,10 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
             List.of(CI_CONFIDENCE, WARMUP_S, STEADY, NOT_STEADY_SAMPLES, LAT_P99_UNCORRECTED, SCHEDULE_LAG_P99,
                     WARMUP_UNSETTLED, CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, SLA, SERVER_THREADS),
             Saturation.columnsOf((StepRecord s) -> s.server.saturation()),
-            List.of(PRICE_PER_HOUR, SERVER_SHARE, COST_PER_MILLION, COST_CI_LOW, COST_CI_HIGH))
+            List.of(PRICE_PER_HOUR, SERVER_SHARE, COST_PER_MILLION, COST_CI_LOW, COST_CI_HIGH),
+            List.of(FORKS, ADDED_FORKS, RPS_HALF_WIDTH, P99_HALF_WIDTH, CPU_HALF_WIDTH),
+            RPS_SCATTER.columns(), P99_SCATTER.columns(), CPU_SCATTER.columns(),
+            List.of(PRECISION_TARGET, PRECISION, CPU_CLOCK))
             .flatMap(List::stream).toList();
 
     /** Reads a record back; a column an older runner did not write reads as unknown or 0. */
@@ -253,7 +329,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                         Conditions.parse(v.text(CONDITIONS))),
                 new DriverSide(v.text(DRIVER), v.decimal(DRIVER_CPU_MS), v.decimal(DRIVER_CPU_PCT), v.integer(PEAK_CONNECTIONS),
                         v.count(TLS_HANDSHAKES), v.count(GZIP_RESPONSES)),
-                new ServerSide(v.decimal(SERVER_CPUS_BUSY_PCT), v.count(SERVER_THREADS), Saturation.read(v)),
+                new ServerSide(v.decimal(SERVER_CPUS_BUSY_PCT), v.count(SERVER_THREADS), Saturation.read(v), v.text(CPU_CLOCK)),
                 new LoadSide(v.decimal(MEMCACHED_CPU_PCT), v.decimal(LOAD_CPUS_BUSY_PCT), v.decimal(STEAL_PCT),
                         v.decimal(OTHER_LOAD_PCT), v.decimal(LOAD_SIDE_PCT), v.flag(LOAD_SATURATED)),
                 new Setup(v.text(SERVER_CPUS), v.text(LOAD_CPUS), v.integer(DELAY_MS), v.integer(THREADS), v.text(SLA)),
@@ -264,7 +340,14 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                 new Steadiness(v.decimal(WARMUP_S), v.integer(NOT_STEADY_SAMPLES), v.integer(WARMUP_UNSETTLED)),
                 new OpenModel(v.decimal(LAT_P99_UNCORRECTED), v.decimal(SCHEDULE_LAG_P99)),
                 new Cost(v.decimal(PRICE_PER_HOUR), v.decimal(SERVER_SHARE), v.decimal(COST_PER_MILLION), v.decimal(COST_CI_LOW),
-                        v.decimal(COST_CI_HIGH)));
+                        v.decimal(COST_CI_HIGH)),
+                new Precision(v.integer(FORKS), v.integer(ADDED_FORKS), RPS_SCATTER.read(v), P99_SCATTER.read(v),
+                        CPU_SCATTER.read(v), v.decimal(PRECISION_TARGET), v.text(PRECISION)));
+    }
+
+    /** This record with its precision known. */
+    public StepRecord with(Precision p) {
+        return new StepRecord(key, driver, server, load, setup, files, repeats, steadiness, open, cost, p);
     }
 
     /** This record with the spread and steadiness of all the step's samples (the rest is its median sample's). */
@@ -272,7 +355,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
         LoadSide l = new LoadSide(load.memcachedCpuPct(), load.loadCpusBusyPct(), load.stealPct(), load.otherLoadPct(),
                 load.loadSidePct(), anySaturated);
         return new StepRecord(key, driver, server, l, setup, files, allSamples, allSteadiness, openMedians,
-                cost.over(allSamples.rps()));
+                cost.over(allSamples.rps()), precision);
     }
 
     /**
@@ -281,7 +364,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
      */
     public StepRecord priced(Pricing pricing, double rps) {
         return new StepRecord(key, driver, server, load, setup, files, repeats, steadiness, open,
-                Cost.of(pricing, rps, repeats.rps()));
+                Cost.of(pricing, rps, repeats.rps()), precision);
     }
 
     /**
@@ -304,6 +387,22 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
         /** The spread as written; its median is not in steps.csv (it is results.csv's figure). */
         Spread read(CsvRow v, int n, double confidence) {
             return new Spread(n, Double.NaN, v.decimal(min), v.decimal(max), v.decimal(ciLow), v.decimal(ciHigh), confidence);
+        }
+    }
+
+    /** The two columns of a figure's scatter ({@code rps_fork_sd_pct}, {@code rps_iteration_sd_pct}). */
+    private record ScatterColumns(Column<StepRecord> fork, Column<StepRecord> iteration) {
+        ScatterColumns(String prefix, Function<Precision, Scatter> scatter) {
+            this(Column.decimal(prefix + "fork_sd_pct", 2, s -> scatter.apply(s.precision).forkSdPct()),
+                    Column.decimal(prefix + "iteration_sd_pct", 2, s -> scatter.apply(s.precision).iterationSdPct()));
+        }
+
+        List<Column<StepRecord>> columns() {
+            return List.of(fork, iteration);
+        }
+
+        Scatter read(CsvRow v) {
+            return new Scatter(v.decimal(fork), v.decimal(iteration));
         }
     }
 }

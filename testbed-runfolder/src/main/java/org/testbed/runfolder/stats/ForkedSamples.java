@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToIntFunction;
@@ -88,6 +89,18 @@ public final class ForkedSamples {
             return !Double.isNaN(variance);
         }
 
+        /**
+         * The smallest change this estimate can tell, in per cent: the interval's half-width on the log
+         * scale, {@code exp(t·se) − 1}, so that {@code [centre / (1 + h), centre × (1 + h)]} is the
+         * interval. NaN without a noise estimate.
+         */
+        public double halfWidthPct() {
+            if (!hasNoiseEstimate()) {
+                return Double.NaN;
+            }
+            return 100 * Math.expm1(quantile(df) * Math.sqrt(variance));
+        }
+
         /** The {@link #LEVEL} interval of the centre, low and high; NaNs without a noise estimate. */
         public double[] interval() {
             if (!hasNoiseEstimate()) {
@@ -111,6 +124,63 @@ public final class ForkedSamples {
      * degrees of freedom added; otherwise the step keeps its own estimate.
      */
     public static Estimate estimate(List<double[]> forks, ForkPool others) {
+        return spanningModes(estimateAroundMean(forks, others), forks);
+    }
+
+    /**
+     * An estimate whose forks fall in two modes of at least two forks each ({@link Modes}) holds
+     * both: its variance is raised until the interval reaches both modes' centres. The mean of a
+     * bimodal server's JVMs is a mixture's mean, and more forks narrow its interval without making
+     * either mode go away: a run whose first two JVMs landed in one mode would then find another
+     * run's narrow interval around the mixture a "change". Forks in one mode each, or two forks, are
+     * left as they are (their interval is already wide).
+     */
+    private static Estimate spanningModes(Estimate e, List<double[]> forks) {
+        if (!e.hasNoiseEstimate() || e.forks() < 4 || e.samples() == e.forks()) {
+            return e; // two or three forks are wide already; forks of one sample each have no iterations' scatter to judge a gap by
+        }
+        List<Integer> numbers = new ArrayList<>();
+        for (int i = 0; i < forks.size(); i++) {
+            numbers.add(i);
+        }
+        Optional<Modes> modes = Modes.of(forks, numbers);
+        if (modes.isEmpty() || modes.get().low().forks().size() < 2 || modes.get().high().forks().size() < 2) {
+            return e;
+        }
+        double reach = Math.max(e.logCentre() - Math.log(modes.get().low().centre()),
+                Math.log(modes.get().high().centre()) - e.logCentre());
+        double needed = reach / quantile(e.df());
+        return needed * needed > e.variance() ? new Estimate(e.logCentre(), needed * needed, e.df(), e.forks(), e.samples()) : e;
+    }
+
+    /** Whether {@code forks} fall in two modes of two forks or more each: no number of forks narrows them to one figure. */
+    public static boolean twoSettledModes(List<double[]> forks) {
+        List<Integer> numbers = new ArrayList<>();
+        for (int i = 0; i < forks.size(); i++) {
+            numbers.add(i);
+        }
+        Optional<Modes> modes = Modes.of(forks, numbers);
+        return modes.isPresent() && modes.get().low().forks().size() >= 2 && modes.get().high().forks().size() >= 2;
+    }
+
+    /**
+     * The estimate with the fork always the unit: as {@link #estimate(List, ForkPool)} but never
+     * pooled with the iterations when the forks show no effect of their own. With two or three
+     * forks that F test has little power, so a step whose JVMs happened to land together gets an
+     * interval from its iterations alone: right on average, too narrow now and then. A rule that
+     * adds forks until a step is narrow must not stop on such chance narrowness (it would keep the
+     * too-narrow intervals and repair only the wide ones), so the precision phase judges each step by
+     * this estimate, which is never narrower than the run's spread between JVMs allows.
+     */
+    public static Estimate estimateForkUnit(List<double[]> forks, ForkPool others) {
+        return spanningModes(estimateAroundMean(forks, others, false), forks);
+    }
+
+    private static Estimate estimateAroundMean(List<double[]> forks, ForkPool others) {
+        return estimateAroundMean(forks, others, true);
+    }
+
+    private static Estimate estimateAroundMean(List<double[]> forks, ForkPool others, boolean poolIterations) {
         List<double[]> logs = logs(forks);
         int f = logs.size();
         int n = logs.stream().mapToInt(l -> l.length).sum();
@@ -139,7 +209,7 @@ public final class ForkedSamples {
             weightedBetween += logs.get(i).length * (means[i] - centre) * (means[i] - centre);
         }
         between /= f - 1;
-        if (withinDf > 0 && !forkEffect(weightedBetween / (f - 1), within / withinDf, f - 1, withinDf)) {
+        if (poolIterations && withinDf > 0 && !forkEffect(weightedBetween / (f - 1), within / withinDf, f - 1, withinDf)) {
             return new Estimate(centre, (weightedBetween + within) / (n - 1) / n, n - 1, f, n);
         }
         double floor = withinDf == 0 ? 0 : within / withinDf * (inverseCounts / f);

@@ -20,4 +20,16 @@ public record Spread(int n, double median, double min, double max, double ciLow,
     public static Spread single(double value) {
         return new Spread(1, value, value, value, value, value, 0);
     }
+
+    /**
+     * The smallest change the interval can tell, in per cent: its half-width on the log scale,
+     * √(high / low) − 1 (the interval is symmetric there: centre ÷ and × the same factor). NaN
+     * without an interval.
+     */
+    public double halfWidthPct() {
+        if (!(confidence > 0) || !(ciLow > 0) || !(ciHigh >= ciLow) || Double.isInfinite(ciHigh)) {
+            return Double.NaN;
+        }
+        return 100 * (Math.sqrt(ciHigh / ciLow) - 1);
+    }
 }

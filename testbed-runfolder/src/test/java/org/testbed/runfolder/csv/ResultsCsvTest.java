@@ -94,22 +94,49 @@ class ResultsCsvTest {
         });
         List<String> header = Csv.parse(Files.readString(file)).get(0);
         List<String> line = Csv.parse(Files.readString(file)).get(1);
-        assertThat(header.subList(header.size() - 5, header.size())).containsExactly("price_per_hour", "server_share",
+        int at = header.indexOf("price_per_hour");
+        assertThat(header.subList(at, at + 5)).containsExactly("price_per_hour", "server_share",
                 "cost_per_million", "cost_per_million_ci_low", "cost_per_million_ci_high");
-        assertThat(line.subList(line.size() - 5, line.size())).containsExactly("0.0416", "0.5", "0.000288889", "0.000275132",
+        assertThat(line.subList(at, at + 5)).containsExactly("0.0416", "0.5", "0.000288889", "0.000275132",
                 "0.000304094");
 
         // A run without a price writes the columns empty; a steps.csv from before them reads as unpriced.
         StepsCsv.TABLE.write(file, List.of(unpriced));
-        assertThat(Csv.parse(Files.readString(file)).get(1).subList(header.size() - 5, header.size())).containsOnly("");
+        assertThat(Csv.parse(Files.readString(file)).get(1).subList(at, at + 5)).containsOnly("");
         assertThat(StepsCsv.TABLE.read(file)).singleElement().extracting(StepRecord::cost).isEqualTo(StepRecord.Cost.NONE);
         Path old = dir.resolve("old.csv");
         List<String> fields = StepsCsv.TABLE.fields(priced);
-        Files.writeString(old, Csv.line(StepsCsv.TABLE.names().subList(0, header.size() - 5))
-                + Csv.line(fields.subList(0, header.size() - 5)));
+        Files.writeString(old, Csv.line(StepsCsv.TABLE.names().subList(0, at))
+                + Csv.line(fields.subList(0, at)));
         assertThat(StepsCsv.TABLE.read(old)).singleElement().satisfies(s -> {
             assertThat(s.cost().priced()).isFalse();
             assertThat(s.cost()).isEqualTo(StepRecord.Cost.NONE);
+        });
+    }
+
+    @Test
+    void aStepsPrecisionRoundTripsAndAnOlderStepsCsvReadsAsUnknown(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("steps.csv");
+        StepRecord plain = Records.step(Records.row(Records.closed("vertx", "mix", 64), 20000, 2.5), 10);
+        StepRecord.Precision precision = new StepRecord.Precision(5, 3, new StepRecord.Scatter(6.5, 1.25),
+                new StepRecord.Scatter(12.0, 4.0), new StepRecord.Scatter(Double.NaN, 0.5), 5, StepRecord.Precision.MISSED);
+        StepRecord step = plain.with(precision);
+        StepsCsv.TABLE.write(file, List.of(step));
+        assertThat(StepsCsv.TABLE.read(file)).singleElement().satisfies(s -> {
+            assertThat(s.precision().forks()).isEqualTo(5);
+            assertThat(s.precision().addedForks()).isEqualTo(3);
+            assertThat(s.precision().rps()).isEqualTo(new StepRecord.Scatter(6.5, 1.25));
+            assertThat(s.precision().cpu().forkSdPct()).isNaN();
+            assertThat(s.precision().missed()).isTrue();
+            assertThat(s.precision().targetPct()).isEqualTo(5);
+        });
+        List<String> header = Csv.parse(Files.readString(file)).get(0);
+        int at = header.indexOf("forks");
+        Path old = dir.resolve("old.csv");
+        Files.writeString(old, Csv.line(header.subList(0, at)) + Csv.line(StepsCsv.TABLE.fields(step).subList(0, at)));
+        assertThat(StepsCsv.TABLE.read(old)).singleElement().satisfies(s -> {
+            assertThat(s.precision().status()).isEmpty();
+            assertThat(s.precision().targetPct()).isNaN();
         });
     }
 

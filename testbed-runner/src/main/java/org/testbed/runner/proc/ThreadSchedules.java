@@ -8,8 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Every thread of a process as the scheduler sees it: the time it waited on a run queue, runnable
- * but without a CPU ({@code /proc/PID/task/TID/schedstat}, field two, nanoseconds), and how often
+ * Every thread of a process as the scheduler sees it: the time it ran on a CPU and the time it
+ * waited on a run queue, runnable but without a CPU ({@code /proc/PID/task/TID/schedstat}, fields
+ * one and two, nanoseconds), and how often
  * it was switched out while it still wanted to run ({@code nonvoluntary_ctxt_switches} of
  * {@code /proc/PID/task/TID/status}). Summed over a step's window, they say whether the server
  * was short of CPU: 200 sync workers on two cores queue, an event loop per core does not.
@@ -29,21 +30,32 @@ public record ThreadSchedules(Map<Long, Counts> threads) {
     /**
      * One thread's cumulative counts.
      *
+     * @param runNanos time it ran on a CPU, user and kernel (the scheduler's own clock, to the nanosecond)
      * @param waitNanos time runnable on a run queue, waiting for a CPU
      * @param involuntarySwitches times it was preempted (its time slice ran out, or a thread of higher claim woke)
      */
-    public record Counts(long waitNanos, long involuntarySwitches) {
+    public record Counts(long runNanos, long waitNanos, long involuntarySwitches) {
+        /** Counts without the run time (a reading that did not keep it). */
+        public Counts(long waitNanos, long involuntarySwitches) {
+            this(0, waitNanos, involuntarySwitches);
+        }
     }
 
     /**
      * What happened between two readings.
      *
+     * @param runNanos CPU time of the threads, summed: the server's CPU time at nanosecond resolution, but for what
+     *                 threads that {@code ended} did after the first reading
      * @param waitNanos run-queue wait of the threads, summed
      * @param involuntarySwitches involuntary context switches, summed
      * @param started threads born in between (all their counts are in)
      * @param ended threads that ended in between (what they did after the first reading is lost)
      */
-    public record Delta(long waitNanos, long involuntarySwitches, int started, int ended) {
+    public record Delta(long runNanos, long waitNanos, long involuntarySwitches, int started, int ended) {
+        /** A delta without the run time. */
+        public Delta(long waitNanos, long involuntarySwitches, int started, int ended) {
+            this(0, waitNanos, involuntarySwitches, started, ended);
+        }
     }
 
     /** The threads of process {@code pid} now; a thread that ends while it is read is left out (it is not there any more). */
@@ -52,8 +64,9 @@ public record ThreadSchedules(Map<Long, Counts> threads) {
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : tasks) {
                 try {
+                    String schedstat = Files.readString(task.resolve("schedstat"));
                     threads.put(Long.parseLong(task.getFileName().toString()),
-                            new Counts(schedstatWait(Files.readString(task.resolve("schedstat"))),
+                            new Counts(schedstatRun(schedstat), schedstatWait(schedstat),
                                     involuntarySwitches(Files.readString(task.resolve("status")))));
                 } catch (IOException e) {
                     // ended between the listing and the reading
@@ -70,23 +83,33 @@ public record ThreadSchedules(Map<Long, Counts> threads) {
      * two lines (it ended between the two greps) is left out.
      */
     public static ThreadSchedules parse(String schedstatLines, String statusLines) {
-        Map<Long, Long> waits = new LinkedHashMap<>();
+        Map<Long, String> schedstats = new LinkedHashMap<>();
         for (String line : schedstatLines.strip().split("\\R")) {
             if (!line.isBlank()) {
-                waits.put(tidOf(line), schedstatWait(line.substring(line.indexOf(':') + 1)));
+                schedstats.put(tidOf(line), line.substring(line.indexOf(':') + 1));
             }
         }
         Map<Long, Counts> threads = new LinkedHashMap<>();
         for (String line : statusLines.strip().split("\\R")) {
             if (!line.isBlank()) {
                 long tid = tidOf(line);
-                Long wait = waits.get(tid);
-                if (wait != null) {
-                    threads.put(tid, new Counts(wait, involuntarySwitches(line.substring(line.indexOf(':') + 1))));
+                String schedstat = schedstats.get(tid);
+                if (schedstat != null) {
+                    threads.put(tid, new Counts(schedstatRun(schedstat), schedstatWait(schedstat),
+                            involuntarySwitches(line.substring(line.indexOf(':') + 1))));
                 }
             }
         }
         return new ThreadSchedules(threads);
+    }
+
+    /** Field one of a schedstat line ({@code RUN_NS WAIT_NS TIMESLICES}). */
+    static long schedstatRun(String schedstat) {
+        String[] f = schedstat.strip().split("\\s+");
+        if (f.length < 2) {
+            throw new IllegalArgumentException("not a schedstat line: " + schedstat.strip());
+        }
+        return Long.parseLong(f[0]);
     }
 
     /** Field two of a schedstat line ({@code RUN_NS WAIT_NS TIMESLICES}). */
@@ -120,6 +143,7 @@ public record ThreadSchedules(Map<Long, Counts> threads) {
 
     /** What the threads did since {@code earlier} (see the class comment for threads born or ended in between). */
     public Delta since(ThreadSchedules earlier) {
+        long run = 0;
         long wait = 0;
         long switches = 0;
         int started = 0;
@@ -128,14 +152,16 @@ public record ThreadSchedules(Map<Long, Counts> threads) {
             Counts then = earlier.threads.get(e.getKey());
             if (then == null) {
                 started++;
+                run += now.runNanos;
                 wait += now.waitNanos;
                 switches += now.involuntarySwitches;
             } else {
+                run += Math.max(0, now.runNanos - then.runNanos);
                 wait += Math.max(0, now.waitNanos - then.waitNanos);
                 switches += Math.max(0, now.involuntarySwitches - then.involuntarySwitches);
             }
         }
         int ended = (int) earlier.threads.keySet().stream().filter(tid -> !threads.containsKey(tid)).count();
-        return new Delta(wait, switches, started, ended);
+        return new Delta(run, wait, switches, started, ended);
     }
 }

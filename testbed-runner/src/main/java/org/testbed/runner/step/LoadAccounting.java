@@ -20,11 +20,12 @@ import org.testbed.driver.proc.ProcStat;
  * @param serverBusyPct how busy the server's CPUs were; with the server on its own machine, all of that machine's
  * @param stealPct time the hypervisor took from this machine's CPUs; with the server on its own machine, from its
  * @param serverThreads the server's threads at the end of the step
+ * @param cpuClock how the server's CPU time was read ({@link ServerCpuTime})
  */
 record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double sysMsPerReq, double driverPct,
                       double memcachedPct, double loadIrqPct, double loadSidePct, boolean saturated,
                       double loadBusyPct, double serverBusyPct, double stealPct, double otherLoadPct, boolean noisy,
-                      List<Integer> loadList, List<Integer> serverList, long serverThreads) {
+                      List<Integer> loadList, List<Integer> serverList, long serverThreads, String cpuClock) {
 
     /** Busy CPU time not accounted for by the run's processes above which a step is called noisy. */
     static final double NOISE_PCT = SampleRecord.NOT_QUIET_PCT;
@@ -34,8 +35,9 @@ record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double s
         int loadCpus = pinning.loadCpuCount();
         ProcStat cpu = after.server().minus(before.server());
         long requests = result.requests();
-        double userMs = ClockTicks.toMillis(cpu.utime());
-        double sysMs = ClockTicks.toMillis(cpu.stime());
+        ServerCpuTime serverCpu = ServerCpuTime.of(cpu, after.server(), before.saturation(), after.saturation());
+        double userMs = serverCpu.userMs();
+        double sysMs = serverCpu.sysMs();
         double windowMs = result.seconds() * 1000.0;
         double driverPct = windowMs > 0 ? 100.0 * result.driverCpuMs() / (windowMs * loadCpus) : 0;
         List<Integer> all = Pinning.allowedCpusAtStart();
@@ -70,12 +72,12 @@ record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double s
         return new LoadAccounting(userMs, sysMs, requests > 0 ? userMs / requests : Double.NaN,
                 requests > 0 ? sysMs / requests : Double.NaN, driverPct, memcachedPct, loadIrq, loadSide,
                 loadSide > saturationPct || result.loadHostsBusiestPct() > saturationPct, loadBusy, serverBusy, steal, otherLoad, otherLoad > NOISE_PCT, loadList, serverList,
-                cpu.threads());
+                cpu.threads(), serverCpu.clock());
     }
 
     /** The server's side of the step, as steps.csv records it, with its {@code saturation} readings. */
     StepRecord.ServerSide serverSide(Saturation saturation) {
-        return new StepRecord.ServerSide(serverBusyPct, serverThreads, saturation);
+        return new StepRecord.ServerSide(serverBusyPct, serverThreads, saturation, cpuClock);
     }
 
     /** Who else used the CPUs, as steps.csv records it. */

@@ -6,9 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.testbed.driver.Level;
 import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.stats.PrecisionTarget;
 
 /**
  * A named set of defaults for {@code ./testbed run}: which scenarios, at which levels, how long,
@@ -36,7 +38,7 @@ import org.testbed.runfolder.Conditions;
  * {@code gzip-sla} and {@code metrics-cost}.
  */
 public enum Profile {
-    DEFAULT(Duration.ofSeconds(3), Duration.ofSeconds(60), 2, 3, scenarios(
+    DEFAULT(Duration.ofSeconds(3), Duration.ofSeconds(60), 2, 2, scenarios(
             "mix", Levels.concurrency("64"),
             "delay", Levels.concurrency("400"))),
     SEED(Duration.ofSeconds(60), Duration.ofSeconds(300), 3, 1, scenarios(
@@ -131,6 +133,21 @@ public enum Profile {
     /** The SLA whose capacity the profile searches, or null for its levels. */
     public String sla() {
         return sla;
+    }
+
+    /**
+     * The precision the profile's own plan promises, reached by forks added after the planned ones
+     * (see the runner README, "Precision where the uncertainty is"): default holds the mix's
+     * throughput and CPU per request to ±5 % and the delay scenario's throughput, CPU and p99 to
+     * ±10 %; the other profiles promise none and measure their planned forks.
+     */
+    public PrecisionTarget precision() {
+        return this == DEFAULT ? PrecisionTarget.parse(List.of("mix:5%", "delay:10%:rps,cpu,p99")) : PrecisionTarget.NONE;
+    }
+
+    /** The longest the profile's whole run may take with its added forks: default's 20 minutes on 2 cores. */
+    public Optional<Duration> budget() {
+        return this == DEFAULT ? Optional.of(Duration.ofMinutes(20)) : Optional.empty();
     }
 
     /** The payload of written items, or 0 for the command line's default. */

@@ -12,6 +12,8 @@ import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.stats.PrecisionTarget;
+import org.testbed.runfolder.stats.Spread;
 import org.testbed.runner.jfr.RecordingLine;
 
 /**
@@ -27,7 +29,7 @@ public final class Progress {
     /** The current window's last second, on a terminal; cleared before every other line. */
     private final LiveLine live;
     private final RunRecorder recorder;
-    private final int totalSteps;
+    private int totalSteps;
     private final long startNanos = System.nanoTime();
     private final long warmupLimitMillis;
     /** A server's start, preload, health checks and stop before one has been timed. */
@@ -69,6 +71,17 @@ public final class Progress {
     /** What the driver tells each second of a window of {@code length} ({@link LiveLine#during}). */
     SecondListener live(String what, Duration length) {
         return live.during(what, length);
+    }
+
+    /**
+     * A fork added to the plan ({@code --precision}): one more start and warm-up, and {@code samples}
+     * more windows of {@code measuredMillis} in all.
+     */
+    void added(int samples, long measuredMillis) {
+        totalSteps += samples;
+        remainingMeasuredMillis += measuredMillis;
+        remainingWarmUps++;
+        remainingVariants++;
     }
 
     /** A measured window has passed. */
@@ -156,22 +169,42 @@ public final class Progress {
      */
     void summary(List<StepAggregate> steps) {
         live.clear();
-        out.println("steps (median of the repeats [confidence interval of the median]):");
+        out.println("steps (median of the samples [95 % interval of the centre, fork by fork] ±the smallest change it can tell):");
         for (StepAggregate a : steps) {
             ResultRow row = a.row();
             StepRecord step = a.step();
             StepRecord.Repeats r = step.repeats();
             StepRecord.Steadiness st = step.steadiness();
-            out.printf(Locale.ROOT, "  %-22s %-9s %-8s %9.0f req/s [%.0f, %.0f]  p99 %8.3f ms [%.3f, %.3f]  cpu %7.4f ms/req [%.4f, %.4f]  (n=%d, %.0f%% CI)%s%s%n",
+            StepRecord.Precision p = step.precision();
+            out.printf(Locale.ROOT, "  %-22s %-9s %-8s %9.0f req/s [%.0f, %.0f] %s  p99 %8.3f ms [%.3f, %.3f] %s  cpu %7.4f ms/req"
+                            + " [%.4f, %.4f] %s  (n=%d, %s)%s%s%s%n",
                     row.variant(), row.scenario(), row.key().describe(), row.throughput().rps(), r.rps().ciLow(),
-                    r.rps().ciHigh(), row.latency().p99Ms(), r.p99().ciLow(), r.p99().ciHigh(), row.server().cpuMsPerReq(),
-                    r.cpu().ciLow(), r.cpu().ciHigh(), r.count(), 100 * r.rps().confidence(),
+                    r.rps().ciHigh(), halfWidth(r.rps()), row.latency().p99Ms(), r.p99().ciLow(), r.p99().ciHigh(),
+                    halfWidth(r.p99()), row.server().cpuMsPerReq(), r.cpu().ciLow(), r.cpu().ciHigh(), halfWidth(r.cpu()),
+                    r.count(), forks(p),
                     (st.steady() ? "" : "  NOT STEADY x" + st.notSteadySamples())
                             + (st.warmupUnsettledSamples() == 0 ? "" : "  WARM-UP CUT SHORT x" + st.warmupUnsettledSamples()),
-                    step.load().saturated() ? "  SATURATED" : "");
+                    step.load().saturated() ? "  SATURATED" : "",
+                    p.status().isEmpty() ? "" : p.missed() ? String.format(Locale.ROOT, "  WIDER THAN ±%s %%", PrecisionTarget.percent(p.targetPct()))
+                            : String.format(Locale.ROOT, "  within ±%s %%", PrecisionTarget.percent(p.targetPct())));
         }
         out.flush();
     }
+
+    /** {@code ±3.2%}: the interval's half-width, the smallest change the step can tell; {@code ±?} without an interval. */
+    static String halfWidth(Spread spread) {
+        double h = spread.halfWidthPct();
+        return Double.isNaN(h) ? "±?" : String.format(Locale.ROOT, "±%.1f%%", h);
+    }
+
+    /** {@code 3 forks, 1 added} or {@code one fork}. */
+    private static String forks(StepRecord.Precision p) {
+        if (p.forks() <= 1) {
+            return "one fork";
+        }
+        return p.forks() + " forks" + (p.addedForks() > 0 ? ", " + p.addedForks() + " added" : "");
+    }
+
 
     /** The capacities found under {@code --sla}: per variant and scenario, the median over the passes and their range. */
     void capacities(List<CapacityCsv.Summary> capacities) {

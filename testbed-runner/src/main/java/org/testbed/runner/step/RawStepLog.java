@@ -1,6 +1,7 @@
 package org.testbed.runner.step;
 
 import java.util.Locale;
+import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.driver.Level;
 import org.testbed.driver.LoadResult;
 import org.testbed.driver.proc.ClockTicks;
@@ -24,7 +25,14 @@ final class RawStepLog {
                 variant.name(), variant.mode(), pid, jdk, scenario, level.label(), repeat, startedAt));
         raw.append(String.format(Locale.ROOT, "server /proc/%d/stat: utime %d -> %d, stime %d -> %d ticks (CLK_TCK %d):"
                         + " user %.0f ms, system %.0f ms%n", pid, before.server().utime(), after.server().utime(),
-                before.server().stime(), after.server().stime(), ClockTicks.perSecond(), load.userMs(), load.sysMs()));
+                before.server().stime(), after.server().stime(), ClockTicks.perSecond(),
+                ClockTicks.toMillis(after.server().utime() - before.server().utime()),
+                ClockTicks.toMillis(after.server().stime() - before.server().stime())));
+        if (StepRecord.ServerSide.SCHEDSTAT.equals(load.cpuClock())) {
+            raw.append(String.format(Locale.ROOT, "server CPU from its threads' schedstat (too few ticks for the window):"
+                    + " %.3f ms, user %.3f ms and system %.3f ms in the ticks' proportion%n", load.userMs() + load.sysMs(),
+                    load.userMs(), load.sysMs()));
+        }
         raw.append(String.format(Locale.ROOT, "server GC (%s): %d -> %d collections, %.1f -> %.1f ms%n", after.gc().source(),
                 before.gc().count(), after.gc().count(), before.gc().millis(), after.gc().millis()));
         raw.append(String.format(Locale.ROOT, "server RSS %.1f MiB (peak %.1f MiB)%n", rssMb, peakRssMb));

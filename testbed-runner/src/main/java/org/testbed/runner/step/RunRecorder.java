@@ -17,6 +17,7 @@ import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.runfolder.stats.PrecisionTarget;
 
 /**
  * Writes a run's tables as the samples come in, so that the files are complete after every
@@ -34,6 +35,9 @@ final class RunRecorder {
     private final Path capacityCsv;
     private final Path jfrCsv;
     private final Map<ResultRow.StepKey, List<Sample>> byStep = new LinkedHashMap<>();
+    /** The run's precision target and its planned forks: what steps.csv says each step met. */
+    private PrecisionTarget target = PrecisionTarget.NONE;
+    private int plannedForks = 1;
 
     private RunRecorder(Path out) {
         this.resultsCsv = out.resolve(ResultsCsv.FILE);
@@ -94,6 +98,12 @@ final class RunRecorder {
         StepsCsv.TABLE.write(stepsCsv, steps);
     }
 
+    /** Holds every step to {@code target}; forks numbered above {@code plannedForks} count as added for it. */
+    void holdTo(PrecisionTarget target, int plannedForks) {
+        this.target = target;
+        this.plannedForks = plannedForks;
+    }
+
     /** Appends one capacity search's outcome to capacity.csv. */
     void recordCapacity(CapacityRecord record) throws IOException {
         CapacityCsv.TABLE.append(capacityCsv, record);
@@ -106,7 +116,8 @@ final class RunRecorder {
 
     List<StepAggregate> aggregates() {
         Map<ResultRow.StepKey, StepPools> pools = StepPools.of(byStep);
-        return byStep.entrySet().stream().map(e -> StepAggregate.of(e.getValue(), pools.get(e.getKey()))).toList();
+        return byStep.entrySet().stream()
+                .map(e -> StepAggregate.of(e.getValue(), pools.get(e.getKey())).held(target, plannedForks)).toList();
     }
 
     /** Steps with a row in results.csv. */

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.testbed.driver.Level;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.price.PriceList;
+import org.testbed.runfolder.stats.PrecisionTarget;
 import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.jmeter.JMeterPlan;
 import org.testbed.runner.host.LoadHosts;
@@ -32,11 +33,20 @@ import org.testbed.variant.Variant;
  * @param price with {@code --price-per-hour} or {@code --prices}: what the server's machine costs per hour, matched
  *              to it once it is known ({@link RunPrice}), so that every step gets its cost per million requests
  * @param loadHosts with {@code --load-hosts}: the machines JMeter's engines send the load from (distributed mode)
+ * @param precision with {@code --precision}: the intervals the run should reach, and the time it may take to add
+ *                  forks for them
  */
 public record RunSettings(Output output, Load load, Servers servers, Observation observation,
                           List<Conditions> conditionSets, Optional<CapacityPlan> capacity,
                           Optional<RemoteHostSettings> serverHost, Optional<PriceList> price,
-                          Optional<LoadHosts.Settings> loadHosts) {
+                          Optional<LoadHosts.Settings> loadHosts, Precision precision) {
+
+    /** Settings without a precision target: every step gets the planned forks. */
+    public RunSettings(Output output, Load load, Servers servers, Observation observation, List<Conditions> conditionSets,
+                       Optional<CapacityPlan> capacity, Optional<RemoteHostSettings> serverHost, Optional<PriceList> price,
+                       Optional<LoadHosts.Settings> loadHosts) {
+        this(output, load, servers, observation, conditionSets, capacity, serverHost, price, loadHosts, Precision.NONE);
+    }
 
     /** Settings whose load comes from this machine. */
     public RunSettings(Output output, Load load, Servers servers, Observation observation, List<Conditions> conditionSets,
@@ -109,7 +119,36 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
         }
     }
 
+    /**
+     * Repetition placed where the uncertainty is: after the planned forks, the run adds forks to the
+     * steps whose intervals are wider than {@code target}, the widest per second of cost first
+     * ({@code ForkAllocation}), while the run's whole time stays within {@code budget}.
+     *
+     * @param target the widest intervals allowed, per scenario and figure
+     * @param budget the longest the whole run may take, planned forks included; forks are added only while one
+     *               more fits. Empty: 1.5 times what the planned forks took
+     * @param maxForks the most forks one step may get
+     */
+    public record Precision(PrecisionTarget target, Optional<Duration> budget, int maxForks) {
+        public static final Precision NONE = new Precision(PrecisionTarget.NONE, Optional.empty(), 0);
+        /** The most forks a step gets by default: beyond ten, a step that still misses its target has two modes, not noise. */
+        public static final int MAX_FORKS = 10;
+        /** Without a budget, the whole run may take this many times what its planned forks took. */
+        public static final double DEFAULT_BUDGET_FACTOR = 1.5;
+
+        /** Whether forks may be added at all. */
+        public boolean active() {
+            return target.isPresent() && maxForks > 0;
+        }
+
+        /** The whole run's budget once the planned forks took {@code planned}: the one given, else 1.5 times that. */
+        public Duration budgetAfter(Duration planned) {
+            return budget.orElse(Duration.ofMillis(Math.round(planned.toMillis() * DEFAULT_BUDGET_FACTOR)));
+        }
+    }
+
     public RunSettings {
+        precision = precision == null ? Precision.NONE : precision;
         conditionSets = conditionSets == null || conditionSets.isEmpty() ? List.of(Conditions.PLAIN) : List.copyOf(conditionSets);
         price = price == null ? Optional.empty() : price;
         loadHosts = loadHosts == null ? Optional.empty() : loadHosts;
@@ -125,7 +164,19 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
 
     /** These settings with one set of conditions: what one variant session runs under. */
     public RunSettings forConditions(Conditions conditions) {
-        return new RunSettings(output, load, servers, observation, List.of(conditions), capacity, serverHost, price, loadHosts);
+        return new RunSettings(output, load, servers, observation, List.of(conditions), capacity, serverHost, price, loadHosts,
+                precision);
+    }
+
+    /**
+     * These settings for a fork added to one scenario's steps: that scenario alone, measured
+     * {@code iterations} times, the fork numbered {@code fork} (the planned forks are 1..{@code repeat}).
+     */
+    public RunSettings forAddedFork(String scenario, int fork, int iterations) {
+        Load l = new Load(Map.of(scenario, load.scenarios().get(scenario)), load.duration(), load.warmup(), load.warmupAtLeast(),
+                Math.max(fork, load.repeat()), iterations, load.driver(), load.delayMs(), load.payloadSize(),
+                load.maxConnections(), load.timeout(), load.saturationPct(), load.pacing());
+        return new RunSettings(output, l, servers, observation, conditionSets, capacity, serverHost, price, loadHosts, precision);
     }
 
     /** The conditions as the console and environment.json show them: {@code plain,tls}. */

@@ -52,6 +52,8 @@ public final class Runner {
         RunRecorder recorder = RunRecorder.create(out, settings.observation().counters(), settings.observation().jfr(),
                 settings.capacity().isPresent());
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        long runStart = System.nanoTime();
+        recorder.holdTo(settings.precision().target(), settings.load().repeat());
         Pinning pinning = settings.servers().pinning();
         Environment.cpus(); // counted before this process is pinned
         Pinning.allowedCpusAtStart();
@@ -85,8 +87,12 @@ public final class Runner {
                         ? " (every variant under each, started afresh for each)" : ""),
                 pinning.describe(), out));
         progress.info(String.format(Locale.ROOT, "planned: %d server start(s), %d warm-up(s) ending once steady, %d sample(s)"
-                        + " of %s; at most %s", starts, settings.warmUpsPerPass() * settings.load().repeat(),
-                settings.samplesPerPass() * settings.load().repeat(), human(settings.load().duration()), progress.atMost()));
+                        + " of %s; at most %s%s", starts, settings.warmUpsPerPass() * settings.load().repeat(),
+                settings.samplesPerPass() * settings.load().repeat(), human(settings.load().duration()), progress.atMost(),
+                settings.precision().active() ? String.format(Locale.ROOT, "; then forks added where an interval is wider"
+                        + " than the target (%s), within %s for the whole run", settings.precision().target().describe(),
+                        settings.precision().budget().map(b -> Progress.format(b.toMillis()))
+                                .orElse("1.5 x the planned forks' time")) : ""));
 
         MemcachedProcess memcached = null;
         RemoteHost serverHost = null;
@@ -129,37 +135,66 @@ public final class Runner {
                 sessions.add(new VariantSession(under, measurement, progress, recorder, problems, serverHost));
             }
             List<Map.Entry<Variant, Path>> variants = new ArrayList<>(javas.entrySet());
+            ForkCosts costs = new ForkCosts();
+            // What every session needs, fixed from here on.
+            String servers = memcachedServers;
+            long memcachedPid = memcached != null ? memcached.pid() : -1;
+            Optional<Pricing> price = pricing;
+            LoadHosts hosts = loadHosts;
+            RemoteHost host = serverHost;
+            SessionRunner runSession = (session, entry, c, fork) -> {
+                Variant variant = entry.getKey();
+                // Keys apart per variant and conditions: a second session must not find the first's items.
+                int index = c * variants.size() + variants.indexOf(entry) + 1;
+                long t0 = System.nanoTime();
+                long planned = 0;
+                try {
+                    VariantOutcome outcome = session.run(index, fork, variant, entry.getValue(),
+                            remote ? RemoteRun.PENDING_JDK : jdks.info(entry.getValue()), servers);
+                    planned = outcome.plannedMillis();
+                } catch (ConditionRefusedException e) {
+                    throw e; // --tls or --gzip that a variant cannot honour: the run stops
+                } catch (ServerLostException e) {
+                    // The server's machine is gone: every later step would fail the same way. The steps
+                    // done are kept; the report and environment.json are still written.
+                    problems.add(e.getMessage());
+                    progress.info("!! " + e.getMessage() + "; the run stops here, the steps measured so far are kept");
+                    return false;
+                } catch (IOException | RuntimeException e) {
+                    String problem = variant.name() + (conditionSets.size() > 1 ? " " + conditionSets.get(c).label() : "")
+                            + (settings.load().repeat() > 1 ? " (fork " + fork + ")" : "") + ": " + e.getMessage();
+                    problems.add(problem);
+                    progress.info("!! " + problem.lines().findFirst().orElse(problem) + " (skipped; see "
+                            + out.relativize(out.resolve("logs")) + ")");
+                }
+                long wall = (System.nanoTime() - t0) / 1_000_000;
+                progress.variantDone(Math.max(0, wall - planned));
+                costs.sessionDone(variant.name(), conditionSets.get(c).label(), wall, planned);
+                return true;
+            };
+            boolean going = true;
             passes:
             for (int repeat = 1; repeat <= settings.load().repeat(); repeat++) {
                 for (Map.Entry<Variant, Path> entry : rotated(variants, repeat - 1)) {
-                    Variant variant = entry.getKey();
                     for (int c = 0; c < conditionSets.size(); c++) {
-                        // Keys apart per variant and conditions: a second session must not find the first's items.
-                        int index = c * variants.size() + variants.indexOf(entry) + 1;
-                        long t0 = System.nanoTime();
-                        long planned = 0;
-                        try {
-                            VariantOutcome outcome = sessions.get(c).run(index, repeat, variant, entry.getValue(),
-                                    remote ? RemoteRun.PENDING_JDK : jdks.info(entry.getValue()), memcachedServers);
-                            planned = outcome.plannedMillis();
-                        } catch (ConditionRefusedException e) {
-                            throw e; // --tls or --gzip that a variant cannot honour: the run stops
-                        } catch (ServerLostException e) {
-                            // The server's machine is gone: every later step would fail the same way. The steps
-                            // done are kept; the report and environment.json are still written.
-                            problems.add(e.getMessage());
-                            progress.info("!! " + e.getMessage() + "; the run stops here, the steps measured so far are kept");
+                        if (!runSession.run(sessions.get(c), entry, c, repeat)) {
+                            going = false;
                             break passes;
-                        } catch (IOException | RuntimeException e) {
-                            String problem = variant.name() + (conditionSets.size() > 1 ? " " + conditionSets.get(c).label() : "")
-                                    + (settings.load().repeat() > 1 ? " (fork " + repeat + ")" : "") + ": " + e.getMessage();
-                            problems.add(problem);
-                            progress.info("!! " + problem.lines().findFirst().orElse(problem) + " (skipped; see "
-                                    + out.relativize(out.resolve("logs")) + ")");
                         }
-                        progress.variantDone(Math.max(0, (System.nanoTime() - t0) / 1_000_000 - planned));
                     }
                 }
+            }
+            if (going && settings.precision().active() && settings.capacity().isEmpty()) {
+                new PrecisionPhase(settings, recorder, progress, costs, runStart).run((variant, conditions, scenario, fork,
+                                                                                         iterations, why) -> {
+                    Map.Entry<Variant, Path> entry = variants.stream().filter(e -> e.getKey().name().equals(variant))
+                            .findFirst().orElseThrow();
+                    int c = conditionSets.stream().map(Conditions::label).toList().indexOf(conditions);
+                    RunSettings under = settings.forConditions(conditionSets.get(c)).forAddedFork(scenario, fork, iterations);
+                    VariantSession session = new VariantSession(under, new StepMeasurement(under, flamegraphs, memcachedPid,
+                            problems, price, hosts), progress, recorder, problems, host);
+                    return runSession.run(session, entry, c, fork);
+                });
             }
         } catch (ServerLostException e) {
             // A load host lost while connecting: nothing was measured; the report and environment.json are still written.
@@ -192,6 +227,12 @@ public final class Runner {
         progress.info(String.format(Locale.ROOT, "done in %s: %d row(s) in %s, report %s%s", progress.elapsed(),
                 recorder.steps(), recorder.resultsCsv(), report, problems.isEmpty() ? "" : "; problems: " + problems.size()));
         return recorder.steps();
+    }
+
+    /** Runs one session of a variant (fork {@code fork}, conditions {@code c}); false when the run must stop. */
+    @FunctionalInterface
+    private interface SessionRunner {
+        boolean run(VariantSession session, Map.Entry<Variant, Path> entry, int c, int fork) throws InterruptedException;
     }
 
     public List<String> problems() {

@@ -1,15 +1,20 @@
 package org.testbed.runner.step;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.stats.ForkAllocation;
 import org.testbed.runfolder.stats.ForkPool;
 import org.testbed.runfolder.stats.ForkedSamples;
 import org.testbed.runfolder.stats.MedianInterval;
+import org.testbed.runfolder.stats.PrecisionTarget;
 import org.testbed.runfolder.stats.Spread;
+import org.testbed.runfolder.stats.VarianceComponents;
 
 /**
  * The samples of one step folded into what results.csv and steps.csv show: each figure the median
@@ -19,7 +24,16 @@ import org.testbed.runfolder.stats.Spread;
  * with the confidence interval of their centre, fork by fork ({@link #spread}); a step is saturated if any sample was. The load-side
  * details and the raw file are those of the sample whose throughput is the median.
  */
-record StepAggregate(ResultRow row, StepRecord step) {
+record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judged judged) {
+
+    /**
+     * The half-widths the precision phase judges the step by, per figure: the wider of its interval
+     * and the one with the fork as the unit ({@link ForkedSamples#estimateForkUnit}), so that a step
+     * whose few JVMs landed together by chance is not taken as precise and left so.
+     */
+    record Judged(double rps, double p99, double cpu) {
+        static final Judged NONE = new Judged(Double.NaN, Double.NaN, Double.NaN);
+    }
 
     static StepAggregate of(List<Sample> samples) {
         return of(samples, StepPools.NONE);
@@ -50,14 +64,92 @@ record StepAggregate(ResultRow row, StepRecord step) {
                 median(samples, s -> s.row().server().rssMb()), Math.round(median(samples, s -> s.row().server().gcCount())),
                 median(samples, s -> s.row().server().gcMs()));
         ResultRow row = new ResultRow(origin, t.key(), t.mode(), t.driver(), throughput, latency, server);
-        StepRecord step = typical.step().over(new StepRecord.Repeats(samples.size(), rps, p99, cpu),
+        int forks = (int) samples.stream().mapToInt(s -> s.sample().repeat()).distinct().count();
+        StepRecord.Precision precision = new StepRecord.Precision(forks, 0, scatter(samples, StepPools.RPS),
+                scatter(samples, StepPools.P99), scatter(samples, StepPools.CPU), Double.NaN, "");
+        StepRecord step = typical.step().with(precision).over(new StepRecord.Repeats(samples.size(), rps, p99, cpu),
                 new StepRecord.Steadiness(median(samples, s -> s.sample().caveats().warmupS()),
                         (int) samples.stream().filter(s -> !s.sample().caveats().steady()).count(),
                         (int) samples.stream().filter(s -> !s.sample().caveats().warmupSettled()).count()),
                 new StepRecord.OpenModel(median(samples, s -> s.sample().open().latP99UncorrectedMs()),
                         median(samples, s -> s.sample().open().scheduleLagP99Ms())),
                 samples.stream().anyMatch(s -> s.step().load().saturated()));
-        return new StepAggregate(row, step);
+        Judged judged = new Judged(judged(samples, StepPools.RPS, pools.rps(), rps), judged(samples, StepPools.P99, pools.p99(), p99),
+                judged(samples, StepPools.CPU, pools.cpu(), cpu));
+        return new StepAggregate(row, step, List.copyOf(samples), judged);
+    }
+
+    private static double judged(List<Sample> samples, ToDoubleFunction<Sample> figure, ForkPool pool, Spread spread) {
+        List<double[]> forks = StepPools.byFork(samples, figure);
+        double forkUnit = ForkedSamples.estimateForkUnit(forks, pool.without(forks)).halfWidthPct();
+        double shown = spread.halfWidthPct();
+        return Double.isNaN(shown) || Double.isNaN(forkUnit) ? Double.NaN : Math.max(shown, forkUnit);
+    }
+
+    /**
+     * This step held to {@code target}: whether each figure the target names for its scenario has an
+     * interval within it, and how many of its forks came after the {@code plannedForks}.
+     */
+    StepAggregate held(PrecisionTarget target, int plannedForks) {
+        StepRecord.Precision p = step.precision();
+        int added = (int) forkNumbers().stream().filter(f -> f > plannedForks).count();
+        Optional<PrecisionTarget.Rule> rule = target.forScenario(row.scenario());
+        if (rule.isEmpty()) {
+            return new StepAggregate(row, step.with(new StepRecord.Precision(p.forks(), added, p.rps(), p.p99(), p.cpu(),
+                    Double.NaN, "")), samples, judged);
+        }
+        boolean met = widthRatio(rule.get()) <= 1;
+        return new StepAggregate(row, step.with(new StepRecord.Precision(p.forks(), added, p.rps(), p.p99(), p.cpu(),
+                rule.get().pct(), met ? StepRecord.Precision.MET : StepRecord.Precision.MISSED)), samples, judged);
+    }
+
+    /**
+     * The widest of the figures {@code rule} names, over its target, as {@link Judged}: above 1 when the
+     * step is wider than asked.
+     */
+    double widthRatio(PrecisionTarget.Rule rule) {
+        List<Double> widths = new ArrayList<>();
+        for (PrecisionTarget.Figure f : rule.figures()) {
+            widths.add(switch (f) {
+                case RPS -> judged.rps();
+                case P99 -> judged.p99();
+                case CPU -> judged.cpu();
+            });
+        }
+        return ForkAllocation.widthRatio(widths, rule.pct());
+    }
+
+    /** Whether the figure the rule is furthest from has forks in two settled modes: more forks cannot narrow it. */
+    boolean twoModes(PrecisionTarget.Rule rule) {
+        return ForkedSamples.twoSettledModes(StepPools.byFork(samples, PrecisionPhase.figure(widest(rule))));
+    }
+
+    /** The half-width of a figure's interval in per cent: the smallest change the step can tell. */
+    double halfWidthPct(PrecisionTarget.Figure figure) {
+        StepRecord.Repeats r = step.repeats();
+        return switch (figure) {
+            case RPS -> r.rps().halfWidthPct();
+            case P99 -> r.p99().halfWidthPct();
+            case CPU -> r.cpu().halfWidthPct();
+        };
+    }
+
+    /** The limiting figure's name among those {@code rule} names: the widest over its target. */
+    PrecisionTarget.Figure widest(PrecisionTarget.Rule rule) {
+        return rule.figures().stream().max(Comparator.comparingDouble(f -> {
+            double h = halfWidthPct(f);
+            return Double.isNaN(h) ? Double.POSITIVE_INFINITY : h;
+        })).orElseThrow();
+    }
+
+    private List<Integer> forkNumbers() {
+        return samples.stream().map(s -> s.sample().repeat()).distinct().sorted().toList();
+    }
+
+    /** A figure's scatter between forks and between iterations ({@link VarianceComponents}), in per cent. */
+    static StepRecord.Scatter scatter(List<Sample> samples, ToDoubleFunction<Sample> figure) {
+        VarianceComponents c = VarianceComponents.of(StepPools.byFork(samples, figure));
+        return new StepRecord.Scatter(c.forkSdPct(), c.iterationSdPct());
     }
 
     /**

@@ -48,16 +48,18 @@ class SaturationReadingTest {
         assertThat(ThreadSchedules.parse("/proc/9/task/10/schedstat:100 200 3\n/proc/9/task/11/schedstat:5 6 7\n",
                 "/proc/9/task/10/status:nonvoluntary_ctxt_switches:\t42\n").threads())
                 .as("a thread that ended between the two greps is left out")
-                .isEqualTo(Map.of(10L, new ThreadSchedules.Counts(200, 42)));
+                .isEqualTo(Map.of(10L, new ThreadSchedules.Counts(100, 200, 42)));
     }
 
     @Test
     void threadsBornInTheWindowCountWholeAndThoseThatEndedAreCounted() {
-        ThreadSchedules before = new ThreadSchedules(Map.of(1L, new ThreadSchedules.Counts(1_000, 5),
-                2L, new ThreadSchedules.Counts(2_000, 7)));
-        ThreadSchedules after = new ThreadSchedules(Map.of(1L, new ThreadSchedules.Counts(4_000, 9),
-                3L, new ThreadSchedules.Counts(500, 1)));
+        ThreadSchedules before = new ThreadSchedules(Map.of(1L, new ThreadSchedules.Counts(10_000, 1_000, 5),
+                2L, new ThreadSchedules.Counts(20_000, 2_000, 7)));
+        ThreadSchedules after = new ThreadSchedules(Map.of(1L, new ThreadSchedules.Counts(16_000, 4_000, 9),
+                3L, new ThreadSchedules.Counts(700, 500, 1)));
         ThreadSchedules.Delta delta = after.since(before);
+        assertThat(delta.runNanos()).as("thread 1's 6 µs and thread 3's whole 0.7 µs; thread 2's time after the first reading is lost")
+                .isEqualTo(6_000 + 700);
         assertThat(delta.waitNanos()).isEqualTo(3_000 + 500);
         assertThat(delta.involuntarySwitches()).isEqualTo(4 + 1);
         assertThat(delta.started()).isEqualTo(1);
