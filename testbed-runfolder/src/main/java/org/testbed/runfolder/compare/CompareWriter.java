@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +31,8 @@ import org.testbed.runfolder.environment.ServerPlatform;
 import org.testbed.runfolder.flame.FlameDiffs;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.report.ReportWriter;
+import org.testbed.runfolder.stats.MedianInterval;
+import org.testbed.runfolder.stats.Verdict;
 
 /**
  * {@code ./testbed compare A B}: the console text (changes beyond noise first, then every step),
@@ -71,7 +75,8 @@ public final class CompareWriter {
             Column.count("n_a", l -> l.change().nA()),
             Column.count("n_b", l -> l.change().nB()),
             Column.decimal("noise_floor", 4, l -> l.change().noiseFloor()),
-            Column.text("flags", l -> String.join("; ", l.match().flags()))), 4, row -> {
+            Column.text("flags", l -> String.join("; ", l.match().flags())),
+            Column.decimal("smallest_change_pct", 1, l -> l.change().smallestChangePct())), 4, row -> {
                 throw new UnsupportedOperationException("compare.csv is written, not read back");
             });
 
@@ -186,11 +191,12 @@ public final class CompareWriter {
         List<Comparison.Finding> findings = c.findings();
         long unknown = c.withoutNoiseEstimate();
         String noEstimate = unknown == 0 ? "" : String.format(Locale.ROOT, "(%d of %d figures have no noise estimate:"
-                + " a run measured the step once (use --forks 2 --iterations 3 or more))",
+                + " a run measured the step once (use --forks 2 --iterations 2 or more))",
                 unknown, c.figures());
         out.append(prices(c));
         if (findings.isEmpty()) {
             out.append("nothing changed beyond noise").append(noEstimate.isEmpty() ? "" : " " + noEstimate).append('\n');
+            out.append(smallestChanges(c));
         } else {
             out.append("changed beyond noise (B/A, interval at the confidence shown):\n");
             for (Comparison.Finding f : findings) {
@@ -210,7 +216,7 @@ public final class CompareWriter {
                         m.key().variant(), m.key().scenario(), m.key().describe(), ch.metric().wireName(),
                         figure(ch.metric(), ch.a()), figure(ch.metric(), ch.b()), r(ch.ratio()), interval(ch),
                         ch.confidence() > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * ch.confidence()) : "-",
-                        ch.nA() + "/" + ch.nB(), ch.metric().verdictName(ch.verdict()),
+                        ch.nA() + "/" + ch.nB(), ch.metric().verdictName(ch.verdict()) + couldNotTell(ch),
                         first && !m.flags().isEmpty() ? "  (" + String.join("; ", m.flags()) + ")" : ""));
             }
         }
@@ -221,6 +227,39 @@ public final class CompareWriter {
             out.append("only in B: ").append(k.variant()).append(' ').append(k.scenario()).append(' ').append(k.describe()).append('\n');
         }
         return out.toString();
+    }
+
+    /** {@code  (could not tell a change under 7 %)} beside a "within noise" verdict; nothing beside others. */
+    static String couldNotTell(Comparison.Change ch) {
+        double pct = ch.smallestChangePct();
+        return ch.verdict() == Verdict.WITHIN_NOISE && !Double.isNaN(pct)
+                ? String.format(Locale.ROOT, " (could not tell a change under %.0f %%)", Math.ceil(pct)) : "";
+    }
+
+    /**
+     * For a pair that called nothing a change, what it could have told, per figure: {@code this pair
+     * could not tell a change under: rps 4-12 % (median 6 %), p99 ...}, so that "nothing changed"
+     * reads with its power beside it.
+     */
+    static String smallestChanges(Comparison c) {
+        Map<Comparison.Metric, List<Double>> byMetric = new EnumMap<>(Comparison.Metric.class);
+        for (Comparison.Match m : c.matched()) {
+            for (Comparison.Change ch : m.changes()) {
+                if (!Double.isNaN(ch.smallestChangePct())) {
+                    byMetric.computeIfAbsent(ch.metric(), k -> new ArrayList<>()).add(ch.smallestChangePct());
+                }
+            }
+        }
+        if (byMetric.isEmpty()) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>();
+        byMetric.forEach((metric, pcts) -> {
+            double[] v = pcts.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            parts.add(String.format(Locale.ROOT, "%s %.0f-%.0f %% (median %.0f %%)", metric.wireName(), Math.ceil(v[0]),
+                    Math.ceil(v[v.length - 1]), Math.ceil(MedianInterval.median(v))));
+        });
+        return "this pair could not tell a change under: " + String.join(", ", parts) + "\n";
     }
 
     /**
@@ -470,7 +509,7 @@ public final class CompareWriter {
 
     /** The caveat of each side whose server was emulated, prefixed with the side: {@code B: the server's aarch64 JVM ...}. */
     static List<String> platformNotes(Path a, Path b) throws IOException {
-        List<String> notes = new java.util.ArrayList<>();
+        List<String> notes = new ArrayList<>();
         ServerPlatform.of(EnvironmentFile.read(dir(a).resolve(EnvironmentFile.NAME))).caveat().ifPresent(c -> notes.add("A: " + c));
         ServerPlatform.of(EnvironmentFile.read(dir(b).resolve(EnvironmentFile.NAME))).caveat().ifPresent(c -> notes.add("B: " + c));
         return notes;

@@ -191,6 +191,19 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
     public record Change(Metric metric, double a, double b, double ratio, double ciLow, double ciHigh,
                          double confidence, int nA, int nB, double noiseFloor, Verdict verdict) {
 
+        /**
+         * The smallest change this pair could have told, in per cent: a change is called when the
+         * interval excludes 1 and the ratio is beyond the noise floor, so no smaller one than the
+         * larger of the floor and the interval's half-width (on the log scale, √(high / low) − 1).
+         * What a "within noise" verdict rules out: {@code this pair could not tell a change under 7 %}.
+         * NaN without a noise estimate.
+         */
+        public double smallestChangePct() {
+            if (Double.isNaN(ciLow) || Double.isNaN(ciHigh) || !(ciLow > 0)) {
+                return Double.NaN;
+            }
+            return 100 * Math.max(Double.isNaN(noiseFloor) ? 0 : noiseFloor, Math.sqrt(ciHigh / ciLow) - 1);
+        }
     }
 
     /**

@@ -11,9 +11,12 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.ResultsCsv;
 import org.testbed.runfolder.capacity.CapacityCsv;
@@ -82,9 +85,11 @@ public final class ReportWriter {
         if (!operations.isEmpty()) {
             data.set("operations", OperationsJson.of(operations));
         }
+        List<SampleRecord> samples = SamplesCsv.TABLE.read(runDir.resolve(SamplesCsv.FILE));
+        attachForkMeans((ArrayNode) data.get("rows"), rows, samples);
         Map<ResultRow.StepKey, String> stepRaw = new HashMap<>();
         steps.forEach(s -> stepRaw.put(s.key(), s.files().raw()));
-        ObjectNode timelines = StepTimelines.of(runDir, rows, SamplesCsv.TABLE.read(runDir.resolve(SamplesCsv.FILE)), stepRaw);
+        ObjectNode timelines = StepTimelines.of(runDir, rows, samples, stepRaw);
         if (!timelines.isEmpty()) {
             data.set("timelines", timelines);
             data.set("timeline_buckets_ms", StepTimelines.bucketEdges());
@@ -124,6 +129,39 @@ public final class ReportWriter {
             }
         }
         return array;
+    }
+
+    /**
+     * Each step's fork means under {@code fork_means} of its row ({@code rps}, {@code p99}, {@code cpu}:
+     * {@code [[fork, mean], ...]}, the geometric mean of each fork's iterations), for steps measured in
+     * two forks or more: the page draws them as dots over the bar, so that two JVMs 13 % apart are
+     * seen as two modes and not as a long error bar alone.
+     */
+    static void attachForkMeans(ArrayNode json, List<ResultRow> rows, List<SampleRecord> samples) {
+        Map<ResultRow.StepKey, List<SampleRecord>> byStep = new HashMap<>();
+        samples.forEach(s -> byStep.computeIfAbsent(s.key(), k -> new ArrayList<>()).add(s));
+        for (int i = 0; i < rows.size(); i++) {
+            List<SampleRecord> step = byStep.getOrDefault(rows.get(i).key(), List.of());
+            if (step.stream().mapToInt(SampleRecord::repeat).distinct().count() < 2) {
+                continue;
+            }
+            ObjectNode means = ((ObjectNode) json.get(i)).putObject("fork_means");
+            forkMeans(means.putArray("rps"), step, f -> f.rps());
+            forkMeans(means.putArray("p99"), step, f -> f.latP99Ms());
+            forkMeans(means.putArray("cpu"), step, f -> f.cpuMsPerReq());
+        }
+    }
+
+    private static void forkMeans(ArrayNode out, List<SampleRecord> step, ToDoubleFunction<SampleRecord.Figures> figure) {
+        Map<Integer, List<Double>> logs = new TreeMap<>();
+        for (SampleRecord s : step) {
+            double v = figure.applyAsDouble(s.figures());
+            if (v > 0 && Double.isFinite(v)) {
+                logs.computeIfAbsent(s.repeat(), k -> new ArrayList<>()).add(Math.log(v));
+            }
+        }
+        logs.forEach((fork, l) -> out.addArray().add(fork)
+                .add(Math.exp(l.stream().mapToDouble(Double::doubleValue).average().orElseThrow())));
     }
 
     /** capacity.csv's searches, one object per capacity: the median over the passes, its range, each search. */

@@ -85,7 +85,22 @@
 
   function spreadText(sp, digits) {
     if (!sp) { return ''; }
-    return '[' + fmt(sp.lo, digits) + ', ' + fmt(sp.hi, digits) + '] ' + Math.round(sp.confidence * 1000) / 10 + '%, n=' + sp.n;
+    return '[' + fmt(sp.lo, digits) + ', ' + fmt(sp.hi, digits) + '] ±' + fmt(halfWidth(sp), 1) + '% ' +
+      Math.round(sp.confidence * 1000) / 10 + '%, n=' + sp.n;
+  }
+
+  // The smallest change an interval can tell, in per cent: its half-width on the log scale, √(hi / lo) − 1.
+  function halfWidth(sp) { return sp && sp.lo > 0 ? (Math.sqrt(sp.hi / sp.lo) - 1) * 100 : NaN; }
+
+  // Each fork's mean of a figure ('rps', 'p99', 'cpu'): [[fork, mean], ...], or [] for a step of one fork.
+  function forkMeansOf(r, key) { return (r.fork_means && r.fork_means[key]) || []; }
+
+  // The fork means as small open dots at x, over an error bar: two JVMs apart show as two modes.
+  function forkDots(parent, x, Y, forks, color, label, digits) {
+    forks.forEach(function (f) {
+      var d = svg('circle', {'class': 'forkdot', cx: x, cy: Y(f[1]), r: 2.6, fill: '#fff', stroke: color, 'stroke-width': 1.4}, parent);
+      tip(d, label + ' — fork ' + f[0] + ' mean: ' + fmt(f[1], digits));
+    });
   }
 
   function notSteady(r) { return !!(r.step && num(r.step.not_steady_samples) > 0); }
@@ -217,6 +232,7 @@
       pts.forEach(function (p) {
         if (p.lo !== undefined && p.lo !== null && !isNaN(p.lo) && !isNaN(p.hi)) {
           errorBar(c.root, X(p.x), Y(p.lo), Y(p.hi), s.color, s.name + ' ' + (p.errTip || ('[' + fmt(p.lo) + ', ' + fmt(p.hi) + ']')));
+          forkDots(c.root, X(p.x), Y, p.forks || [], s.color, s.name + ' ' + fmt(p.x));
         }
         if (p.ring) { steadyRing(c.root, X(p.x), Y(p.y), s.name + ': ' + p.ring); }
         var dot = svg('circle', {cx: X(p.x), cy: Y(p.y), r: p.flag ? 5.5 : 3.5, fill: p.flag ? '#fff' : s.color,
@@ -268,6 +284,7 @@
         var cx = x0 + bi * bw + bw / 2;
         if (b.err && !isNaN(b.err.lo) && !isNaN(b.err.hi)) {
           errorBar(c.root, cx, Y(b.err.lo), Y(b.err.hi), '#1d232a', g.label + ' ' + b.label + ' — ' + (b.err.tip || ('[' + fmt(b.err.lo) + ', ' + fmt(b.err.hi) + ']')));
+          forkDots(c.root, cx, Y, b.err.forks || [], '#1d232a', g.label + ' ' + b.label, b.err.digits);
         }
         if (b.ring) { steadyRing(c.root, cx, y - 10, g.label + ' ' + b.label + ': ' + b.ring); }
       });
@@ -381,7 +398,7 @@
 
   function errOf(r, key, digits) {
     var sp = spreadOf(r, key);
-    return sp ? {lo: sp.lo, hi: sp.hi, tip: spreadText(sp, digits)} : null;
+    return sp ? {lo: sp.lo, hi: sp.hi, tip: spreadText(sp, digits), forks: forkMeansOf(r, key), digits: digits} : null;
   }
 
   function range(values, digits, unit) {
@@ -409,10 +426,21 @@
         (run.repeat ? ': in ' + run.repeat + ' freshly started server(s) (forks, the variants in a rotated order), ' + (run.iterations || 1) +
           ' time(s) in a row in each after one warm-up' : '') + '; the figures are the medians of the samples. Error bars: the ' + range(conf, 1, '%') +
         ' confidence interval of the figure\'s centre (the geometric mean of the fork means), with the fork as the unit: iterations of one ' +
-        'server scatter less than servers do. With two forks it can be wide, and reach beyond the samples\' range.');
-    } else if (repeats.length) {
+        'server scatter less than servers do. With two forks it can be wide, and reach beyond the samples\' range. Open dots: each fork\'s mean, ' +
+        'so that two JVMs apart show as two levels; ±N% beside an interval is its half-width, the smallest change the step can tell.');
+    }
+    var missed = withStep.filter(function (r) { return r.step.precision === 'missed'; });
+    var added = withStep.filter(function (r) { return num(r.step.added_forks) > 0; });
+    if (added.length || missed.length) {
+      html('p', {'class': 'note' + (missed.length ? ' flag' : ''), id: 'precision'}, main, 'Precision: ' + added.length + ' step(s) got forks after the planned ones, ' +
+        'the widest per second of cost first (precision.txt says why each). ' + (missed.length ? missed.length + ' step(s) are still wider than their target of ±' +
+        unique(missed.map(function (r) { return r.step.precision_target_pct; })).join('/') + '%: ' + missed.map(function (r) {
+          return r.variant + ' ' + r.scenario + ' ' + levelLabel(r) + ' (' + num(r.step.forks) + ' forks)';
+        }).join(', ') + '. Their fork dots show whether their JVMs fall in two modes.' : 'Every step met its target.'));
+    }
+    if (!(maxRepeats > 1) && repeats.length) {
       html('p', {'class': 'note', id: 'error-bars'}, main, 'Repeats: each step was measured once, so there are no error bars and no spread: ' +
-        'run with --forks 2 --iterations 3 or more to see how much the figures vary within a server and from one server start to the next.');
+        'run with --forks 2 --iterations 2 or more to see how much the figures vary within a server and from one server start to the next.');
     }
     var unsteady = rows.filter(notSteady);
     if (unsteady.length) {
@@ -457,7 +485,9 @@
     var run = env.run || {};
     html('p', {'class': 'note'}, main, (env.machine ? env.machine.cpu_model + ', ' + env.machine.arch + ', ' + env.machine.cpus + ' CPUs; ' : '') +
       (env.pinning ? env.pinning.description + '. ' : '') +
-      'Server CPU per request comes from /proc/PID/stat (user and system time of the server process) before and after each step. ' +
+      'Server CPU per request comes from /proc/PID/stat (user and system time of the server process) before and after each step' +
+      (rows.some(function (r) { return r.step && r.step.cpu_clock === 'schedstat'; }) ? ', or, where a window held under 200 clock ticks of it (cpu_clock in ' +
+        'steps.csv), from its threads\' schedstat run time in nanoseconds, split in the ticks\' proportion' : '') + '. ' +
       'Points and bars outlined in orange are steps where the load generator used more than ' + (run.saturation_pct || 90) +
       '% of its CPUs (the driver, memcached when it shares them, and the interrupt/softirq time of loopback networking there): the limit may have been the client, not the server. ' +
       '"Load/server CPUs busy" and "steal" (from /proc/stat) count anything that ran there; "other load" is the busy time none of the run\'s processes accounts for: above ' + RULES.not_quiet_pct + '% the machine was not quiet and the figures are noisy.');
@@ -495,7 +525,8 @@
             return {name: v + (syncVariants.indexOf(v) >= 0 && bound ? ' (sync)' : ''), color: color[v], points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
               var sp = spreadOf(r, 'rps');
               return {x: levelOf(r), y: r.rps, flag: saturated(r), tip: levelLabel(r) + ': ' + fmt(r.rps) + ' req/s' + (sp ? ' ' + spreadText(sp, 0) : '') + ', p99 ' + fmt(r.lat_p99_ms) + ' ms',
-                lo: sp ? sp.lo : null, hi: sp ? sp.hi : null, errTip: sp ? levelLabel(r) + ' req/s ' + spreadText(sp, 0) : null, ring: steadyTip(r)};
+                lo: sp ? sp.lo : null, hi: sp ? sp.hi : null, errTip: sp ? levelLabel(r) + ' req/s ' + spreadText(sp, 0) : null, ring: steadyTip(r),
+                forks: forkMeansOf(r, 'rps')};
             })};
           });
           var bounds = [];
@@ -530,7 +561,8 @@
               return {name: s.name, color: s.color, points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
                 var sp = spreadOf(r, 'p99');
                 return {x: levelOf(r), y: r.lat_p99_ms, flag: saturated(r), tip: levelLabel(r) + ': p99 ' + fmt(r.lat_p99_ms) + ' ms' + (sp ? ' ' + spreadText(sp, 3) : ''),
-                  lo: sp ? sp.lo : null, hi: sp ? sp.hi : null, errTip: sp ? levelLabel(r) + ' p99 ms ' + spreadText(sp, 3) : null, ring: steadyTip(r)};
+                  lo: sp ? sp.lo : null, hi: sp ? sp.hi : null, errTip: sp ? levelLabel(r) + ' p99 ms ' + spreadText(sp, 3) : null, ring: steadyTip(r),
+                  forks: forkMeansOf(r, 'p99')};
               })};
             })});
         } else {

@@ -248,7 +248,12 @@ class ComparisonTest {
             assertThat(ch.ciHigh()).isGreaterThan(1);
             assertThat(ch.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
         }));
-        assertThat(CompareWriter.table(c)).startsWith("nothing changed beyond noise\n");
+        assertThat(CompareWriter.table(c)).startsWith("nothing changed beyond noise\nthis pair could not tell a change under: rps ")
+                .containsPattern("within noise \\(could not tell a change under [0-9]+ %\\)");
+        assertThat(c.matched()).allSatisfy(m -> assertThat(m.changes()).allSatisfy(ch ->
+                assertThat(ch.smallestChangePct()).as("the interval's half-width or the floor, whichever is larger")
+                        .isGreaterThanOrEqualTo(100 * ch.noiseFloor())
+                        .isGreaterThanOrEqualTo(100 * (Math.sqrt(ch.ciHigh() / ch.ciLow()) - 1) - 1e-9)));
     }
 
     @Test
@@ -271,7 +276,7 @@ class ComparisonTest {
         Path csv = CompareWriter.writeCsv(c, b.resolve(CompareWriter.CSV_FILE));
         List<List<String>> lines = Csv.parse(Files.readString(csv, StandardCharsets.UTF_8));
         assertThat(lines.get(0)).containsExactly("variant", "scenario", "level", "metric", "a", "b", "ratio", "ci_low", "ci_high",
-                "verdict", "confidence", "n_a", "n_b", "noise_floor", "flags");
+                "verdict", "confidence", "n_a", "n_b", "noise_floor", "flags", "smallest_change_pct");
         assertThat(lines).hasSize(4);
         assertThat(lines.get(1).subList(0, 6)).containsExactly("vertx", "mix", "c=64", "rps", "20000.0", "14600.0");
         assertThat(Double.parseDouble(lines.get(1).get(6))).isCloseTo(0.73, within(0.005));

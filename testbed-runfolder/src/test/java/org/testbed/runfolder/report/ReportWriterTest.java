@@ -256,8 +256,27 @@ class ReportWriterTest {
         // The warm-up used per variant, and the mixed JDKs.
         assertThat(dom).contains("Variants: warm-up, repeats, steadiness").contains("mix 12.0 s").contains("mix 7.0 s");
         assertThat(dom).contains("id=\"mixed-jdks\"").contains("vertx: JDK 21");
-        assertThat(dom).contains("[14700.0, 15300.0] 93.8%, n=5");
+        assertThat(dom).contains("[14700.0, 15300.0] ±2.0% 93.8%, n=5");
+        // Each fork's mean as a dot over its error bar: five forks a step, on the throughput, p99 and CPU charts.
+        assertThat(count(dom, "class=\"forkdot\"")).isGreaterThanOrEqualTo(3 * 24 * 5);
+        assertThat(dom).contains("fork 5 mean:").contains("Open dots: each fork's mean");
         Chromium.screenshot(report, Path.of("target", "report-repeated.png"));
+    }
+
+    @Test
+    void aStepThatMissedItsPrecisionTargetIsNamedAndTheAddedForksCounted(@TempDir Path dir) throws Exception {
+        syntheticRun(dir, variant -> 1.0, 5, false);
+        List<StepRecord> steps = new ArrayList<>(StepsCsv.TABLE.read(dir.resolve(StepsCsv.FILE)));
+        StepRecord first = steps.get(0);
+        steps.set(0, first.with(new StepRecord.Precision(5, 3, StepRecord.Scatter.NONE, StepRecord.Scatter.NONE,
+                StepRecord.Scatter.NONE, 5, StepRecord.Precision.MISSED)));
+        steps.set(1, steps.get(1).with(new StepRecord.Precision(5, 0, StepRecord.Scatter.NONE, StepRecord.Scatter.NONE,
+                StepRecord.Scatter.NONE, 5, StepRecord.Precision.MET)));
+        StepsCsv.TABLE.write(dir.resolve(StepsCsv.FILE), steps);
+        String dom = rendered(Chromium.dumpDom(ReportWriter.write(dir)));
+        assertThat(dom).contains("data-render=\"ok\"").contains("id=\"precision\"")
+                .contains("Precision: 1 step(s) got forks after the planned ones")
+                .contains("1 step(s) are still wider than their target of ±5%: " + first.key().variant() + " " + first.key().scenario());
     }
 
     @Test
