@@ -10,11 +10,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
@@ -55,6 +57,8 @@ final class PrecisionPhase {
     private final Path log;
     /** The highest fork number used per variant and conditions: an added fork takes the next. */
     private final Map<String, Integer> lastFork = new HashMap<>();
+    /** Groups whose added fork measured nothing (the variant failed to start, say): not chosen again. */
+    private final Set<String> failed = new HashSet<>();
 
     /** @param startNanos when the run started ({@link System#nanoTime()}): the budget counts from there */
     PrecisionPhase(RunSettings settings, RunRecorder recorder, Progress progress, ForkCosts costs, long startNanos) {
@@ -82,6 +86,9 @@ final class PrecisionPhase {
             List<ForkAllocation.StepWidth> widths = new ArrayList<>();
             Map<String, Double> forkCosts = new LinkedHashMap<>();
             for (Map.Entry<String, List<StepAggregate>> g : groups.entrySet()) {
+                if (failed.contains(g.getKey())) {
+                    continue;
+                }
                 for (StepAggregate a : g.getValue()) {
                     PrecisionTarget.Rule rule = precision.target().forScenario(a.row().scenario()).orElseThrow();
                     widths.add(new ForkAllocation.StepWidth(g.getKey(), a.widthRatio(rule), a.step().precision().forks(),
@@ -107,8 +114,13 @@ final class PrecisionPhase {
             int windows = settings.load().scenarios().get(key.scenario()).size() * iterations;
             progress.added(windows, windows * settings.load().duration().toMillis());
             added++;
+            int before = samples(group);
             if (!runner.run(key.variant(), key.conditions().label(), key.scenario(), fork, iterations, why)) {
                 break;
+            }
+            if (samples(groups(recorder.aggregates()).getOrDefault(next.get().group(), List.of())) <= before) {
+                failed.add(next.get().group());
+                note("fork " + fork + " of " + key.variant() + " " + key.scenario() + " measured nothing; no more forks for it");
             }
         }
         summarise(recorder.aggregates());
@@ -125,6 +137,10 @@ final class PrecisionPhase {
             }
         }
         return groups;
+    }
+
+    private static int samples(List<StepAggregate> group) {
+        return group.stream().mapToInt(a -> a.samples().size()).sum();
     }
 
     private double width(StepAggregate a) {
