@@ -1,5 +1,6 @@
 package org.testbed.runner;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -85,12 +86,14 @@ final class CompareCommand implements Callable<Integer> {
         CompareWriter.html(a, b, c, ops, page);
         Path csv = CompareWriter.writeCsv(c, page.toAbsolutePath().resolveSibling(CompareWriter.CSV_FILE));
         Path opsCsv = CompareWriter.writeOperationsCsv(ops, page.toAbsolutePath().resolveSibling(OperationComparison.FILE));
+        Path summary = page.toAbsolutePath().resolveSibling(CompareWriter.SUMMARY_FILE);
+        Files.writeString(summary, CompareWriter.markdown(c, a.toString(), b.toString()), StandardCharsets.UTF_8);
         Path flame = page.toAbsolutePath().resolveSibling(page.getFileName().toString().replaceFirst("\\.html$", "") + "-flame");
         String diffs = Files.isDirectory(flame) ? "; differential flame graphs: " + flame : "";
         // Without --fail-on the JUnit report says what --fail-on slower would, and the exit status ignores it.
         GateSuite suite = (gate != null ? gate : FailOn.every()).check(c, a.toString(), b.toString());
         Path junit = JUnitXml.write(page.toAbsolutePath().resolveSibling(FailOn.FILE), suite);
-        System.out.println("matched " + c.matched().size() + " step(s); page: " + page + "; table: " + csv + "; per operation: " + opsCsv + diffs
+        System.out.println("matched " + c.matched().size() + " step(s); page: " + page + "; table: " + csv + "; per operation: " + opsCsv + "; summary: " + summary + diffs
                 + "; JUnit: " + junit);
         if (c.matched().isEmpty()) {
             return Main.EXIT_FAILED;

@@ -229,6 +229,46 @@ public final class CompareWriter {
         return out.toString();
     }
 
+    /** The Markdown summary of a compare, beside its page. */
+    public static final String SUMMARY_FILE = "compare-summary.md";
+
+    /**
+     * The compare's answer in GitHub-flavoured Markdown, for a CI job's summary or a pull request:
+     * what changed beyond noise (a table), how many figures did not, and the smallest change the pair
+     * could tell per figure.
+     */
+    public static String markdown(Comparison c, String a, String b) {
+        StringBuilder md = new StringBuilder("# compare: B = " + b + " against A = " + a + "\n\n");
+        List<Comparison.Finding> findings = c.findings();
+        if (findings.isEmpty()) {
+            md.append("**Nothing changed beyond noise** in ").append(c.figures()).append(" figures of ")
+                    .append(c.matched().size()).append(" matched steps.\n\n");
+        } else {
+            md.append("## Changed beyond noise\n\n| step | figure | A | B | B/A | interval | verdict |\n")
+                    .append("| --- | --- | ---: | ---: | ---: | --- | --- |\n");
+            for (Comparison.Finding f : findings) {
+                Comparison.Change ch = f.change();
+                ResultRow.StepKey k = f.match().key();
+                md.append("| ").append(k.variant()).append(' ').append(k.scenario()).append(' ').append(k.describe())
+                        .append(" | ").append(ch.metric().wireName()).append(" | ").append(figure(ch.metric(), ch.a()).trim())
+                        .append(" | ").append(figure(ch.metric(), ch.b()).trim()).append(" | ").append(r(ch.ratio()))
+                        .append(" | ").append(interval(ch)).append(" | ").append(ch.metric().verdictName(ch.verdict()))
+                        .append(f.match().flags().isEmpty() ? "" : " (" + String.join("; ", f.match().flags()) + ")").append(" |\n");
+            }
+            md.append('\n').append(c.figures() - findings.size() - c.withoutNoiseEstimate())
+                    .append(" other figures are within noise.\n\n");
+        }
+        String smallest = smallestChanges(c);
+        if (!smallest.isEmpty()) {
+            md.append("The smallest change this pair could tell: ").append(smallest.substring(smallest.indexOf(':') + 2).strip())
+                    .append(".\n\n");
+        }
+        if (c.withoutNoiseEstimate() > 0) {
+            md.append(c.withoutNoiseEstimate()).append(" figures have no noise estimate: a run measured the step once.\n\n");
+        }
+        return md.toString();
+    }
+
     /** {@code  (could not tell a change under 7 %)} beside a "within noise" verdict; nothing beside others. */
     static String couldNotTell(Comparison.Change ch) {
         double pct = ch.smallestChangePct();
@@ -431,6 +471,11 @@ public final class CompareWriter {
             }
             ArrayNode flags = n.putArray("flags");
             m.flags().forEach(flags::add);
+        }
+        String smallest = smallestChanges(c);
+        if (!smallest.isEmpty()) {
+            data.put("smallest_change", "The smallest change this pair could tell: " + smallest.substring(smallest.indexOf(':') + 2).strip()
+                    + ". A change below it is called \"within noise\", whatever it was.");
         }
         data.set("only_a", keys(c.onlyA()));
         data.set("only_b", keys(c.onlyB()));

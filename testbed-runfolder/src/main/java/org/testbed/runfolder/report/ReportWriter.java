@@ -33,6 +33,7 @@ import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
 import org.testbed.runfolder.stats.MedianInterval;
+import org.testbed.runfolder.summary.RunSummary;
 import org.testbed.runfolder.timeline.StepTimelines;
 
 /**
@@ -96,6 +97,10 @@ public final class ReportWriter {
             // Each step's row names its entry, so the page finds it without rebuilding a key.
             timelines.fieldNames().forEachRemaining(i -> ((ObjectNode) data.get("rows").get(Integer.parseInt(i))).put("timeline", i));
         }
+        // The answer first: the page opens with it, and summary.md holds it for a CI job or a pull request.
+        RunSummary summary = RunSummary.of(runDir);
+        data.set("summary", summary.json());
+        summary.write(runDir);
         String title = "testbed run " + (rows.isEmpty() ? runDir.getFileName() : rows.get(0).origin().runId());
         Path file = runDir.resolve(FILE);
         Files.writeString(file, page(title, "report", data), StandardCharsets.UTF_8);

@@ -474,6 +474,42 @@
   // A step under conditions other than plain (--tls, --conditions plain,metrics) is its own series: "vertx tls".
   function seriesOf(r) { return r.conditions && r.conditions !== 'plain' ? r.variant + ' ' + r.conditions : r.variant; }
 
+  // The answer first: each scenario's level with its variants ranked (a shared rank: within noise), their
+  // efficiency and p99, then the findings, each linked to the section that shows its evidence. Computed in
+  // Java (RunSummary); the page only lays it out.
+  function renderSummary(main, summary, emulated) {
+    if (!summary || !summary.rankings || !summary.rankings.length) { return; }
+    var sec = html('section', {id: 'summary'}, main);
+    html('h2', {}, sec, 'The answer');
+    if (emulated) { html('p', {'class': 'note flag'}, sec, 'Emulated server: these figures are mechanics, not performance.'); }
+    var priced = summary.rankings.some(function (r) { return r.places.some(function (p) { return !isNaN(num(p.cost_per_million)); }); });
+    var grid = html('div', {'class': 'summary-grid'}, sec);
+    summary.rankings.forEach(function (r) {
+      var box = html('div', {'class': 'ranking'}, grid);
+      html('h3', {}, box, r.scenario + ' ' + r.level + (r.conditions === 'plain' ? '' : ' (' + r.conditions + ')'));
+      table(box, [{name: '#', l: 0}, {name: 'variant', l: 1}, 'req/s', 'smallest change', 'req per CPU-s', 'of best', 'p99 ms'].concat(priced ? ['cost / M'] : []),
+        r.places.map(function (p) {
+          return [p.rank, p.variant + (p.saturated ? ' (load saturated)' : ''), fmt(num(p.rps), 0),
+            isNaN(num(p.rps_half_width_pct)) ? '–' : '±' + fmt(num(p.rps_half_width_pct), 1) + '%',
+            isNaN(num(p.requests_per_cpu_second)) ? '–' : fmt(num(p.requests_per_cpu_second), 0),
+            isNaN(num(p.efficiency_of_best)) ? '–' : fmt(num(p.efficiency_of_best), 2), fmt(num(p.p99_ms), 3)]
+            .concat(priced ? [isNaN(num(p.cost_per_million)) ? '–' : fmt(num(p.cost_per_million), 6)] : []);
+        }));
+      if (!r.told) { html('p', {'class': 'note'}, box, 'Measured once: ranked by the figures alone, no tie can be told.'); }
+    });
+    html('p', {'class': 'note'}, sec, 'Ranked by throughput; variants that share a rank differ by less than the run\'s compare rule calls a change. ' +
+      'Requests per CPU-second: the server\'s efficiency, 1 / its CPU time per request; "of best" is its share of the best one\'s.');
+    if (summary.findings && summary.findings.length) {
+      html('h3', {}, sec, 'Findings');
+      var ul = html('ul', {'class': 'findings'}, sec);
+      summary.findings.forEach(function (f) {
+        var li = html('li', {'data-rule': f.rule}, ul, f.text + ' ');
+        var a = html('a', {href: '#' + f.evidence, title: f.why}, li, '(evidence)');
+        a.setAttribute('class', 'evidence');
+      });
+    }
+  }
+
   function renderReport(data) {
     [data.rows, data.counters, data.capacity].forEach(function (list) {
       (list || []).forEach(function (r) { r.server = r.variant; r.variant = seriesOf(r); });
@@ -483,6 +519,8 @@
     rowCount = rows.length;
     var main = document.getElementById('main');
     var run = env.run || {};
+    renderSummary(main, data.summary, data.emulation_note);
+    html('h2', {id: 'method'}, main, 'Method');
     html('p', {'class': 'note'}, main, (env.machine ? env.machine.cpu_model + ', ' + env.machine.arch + ', ' + env.machine.cpus + ' CPUs; ' : '') +
       (env.pinning ? env.pinning.description + '. ' : '') +
       'Server CPU per request comes from /proc/PID/stat (user and system time of the server process) before and after each step' +
@@ -507,7 +545,7 @@
       var delayMs = 0, threads = 0;
       rs.forEach(function (r) { if (r.step) { delayMs = r.step.delay_ms || delayMs; threads = r.step.threads || threads; } });
       if (sc === 'delay') { delayMs = delayMs || run.delay_ms || 150; threads = threads || run.threads || 200; }
-      html('h2', {}, main, 'Scenario: ' + sc + (sc === 'delay' ? ' (' + delayMs + ' ms of simulated I/O per request)' : ''));
+      html('h2', {id: 'scenario-' + sc}, main, 'Scenario: ' + sc + (sc === 'delay' ? ' (' + delayMs + ' ms of simulated I/O per request)' : ''));
       [['closed', function (r) { return !(r.target_rps > 0); }, 'concurrent users (closed model)'],
         ['open', function (r) { return r.target_rps > 0; }, 'offered rate, req/s (open model)']].forEach(function (kind) {
         var kr = rs.filter(kind[1]);
@@ -610,7 +648,7 @@
     var kit = {html: html, table: table, barChart: barChart, legend: legend, fmt: fmt, niceTicks: niceTicks, unique: unique,
       levelOf: levelOf, levelLabel: levelLabel, seriesOf: seriesOf, color: color, chart: function () { charts++; }};
     if (window.testbedTimeline) { window.testbedTimeline.operations(main, data, kit); }
-    html('h2', {}, main, 'Every step: latency percentiles, server CPU, memory, GC');
+    html('h2', {id: 'steps'}, main, 'Every step: latency percentiles, server CPU, memory, GC');
     // With --jfr, the JVM's own account of the window beside the CPU and the saturation readings.
     var recorded = rows.some(function (r) { return r.jfr; });
     var at = -1;
@@ -685,7 +723,7 @@
       if (base) { pairs.push([base, r]); }
     });
     if (!pairs.length) { return; }
-    html('h2', {}, main, 'What each condition costs (against the same step under plain)');
+    html('h2', {id: 'condition-cost'}, main, 'What each condition costs (against the same step under plain)');
     html('p', {'class': 'note'}, main, 'Each variant ran under each set of conditions in turn, started afresh for each. Ratios are the condition\'s step over the plain one (medians); ' +
       'for intervals and verdicts from the repeats, run ./testbed compare on this run folder twice with --conditions plain:<set>.');
     function ratio(b, a) { return a > 0 ? fmt(b / a, 3) : ''; }
@@ -700,7 +738,7 @@
 
   // capacity.csv (--sla): the highest offered rate whose step met the SLA with no error, per variant and scenario.
   function renderCapacity(main, capacity, color) {
-    html('h2', {}, main, 'Capacity under ' + unique(capacity.map(function (c) { return c.sla; })).join(', '));
+    html('h2', {id: 'capacity'}, main, 'Capacity under ' + unique(capacity.map(function (c) { return c.sla; })).join(', '));
     html('p', {'class': 'note'}, main, 'Each capacity is the highest offered rate (open model, latency from the intended start) whose step met the objective with no error: ' +
       'the rate doubled until a step missed, then bisected between the last rate met and the first missed. Every probe is a step of its own, drawn below with the scenario. ' +
       'With repeats, each pass searched in a freshly started server: the bar is the median, the whisker the range of the passes. Capacity 0 means even the lowest rate missed.');
@@ -855,7 +893,9 @@
     } else {
       var ul = html('ul', {'class': 'changes'}, main);
       changed.forEach(function (f) { html('li', {'class': verdictOf(f.ch).cls}, ul, changeText(f.m, f.k)); });
+      html('p', {'class': 'summary noise'}, main, (figures.length - changed.length - unknown.length) + ' other figure(s) are within noise.');
     }
+    if (data.smallest_change) { html('p', {'class': 'note', id: 'smallest-change'}, main, data.smallest_change); }
     if (unknown.length) {
       html('p', {'class': 'note flag'}, main, unknown.length + ' of ' + figures.length + ' figures have no noise estimate (a run measured the step once, or after a warm-up cut short by --warmup): ' +
         'their ratios are shown in grey and no change is called. Measure both runs with --repeat 3 or more, and a --warmup long ' +

@@ -52,6 +52,11 @@ public final class Chromium {
         screenshot(page, "", png);
     }
 
+    /** A screenshot of what a reader sees first: the top of the page in a window of 1400 × 1000. */
+    public static void aboveTheFold(Path page, Path png) throws IOException, InterruptedException {
+        run(page, "", "--screenshot=" + png.toAbsolutePath(), "--window-size=1400,1000");
+    }
+
     /** A PNG screenshot of the page opened at {@code fragment}. */
     public static void screenshot(Path page, String fragment, Path png) throws IOException, InterruptedException {
         run(page, fragment, "--screenshot=" + png.toAbsolutePath(), "--window-size=1300,2400");

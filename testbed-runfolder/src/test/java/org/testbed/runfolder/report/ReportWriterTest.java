@@ -31,6 +31,7 @@ import org.testbed.runfolder.csv.StepsCsv;
 import org.testbed.runfolder.jfr.JfrCsv;
 import org.testbed.runfolder.jfr.JfrRecord;
 import org.testbed.runfolder.price.PriceList;
+import org.testbed.runfolder.summary.RunSummary;
 import org.testbed.runfolder.stats.MedianInterval;
 import org.testbed.runfolder.timeline.GcReading;
 import org.testbed.runfolder.timeline.GcReadingsCsv;
@@ -261,6 +262,32 @@ class ReportWriterTest {
         assertThat(count(dom, "class=\"forkdot\"")).isGreaterThanOrEqualTo(3 * 24 * 5);
         assertThat(dom).contains("fork 5 mean:").contains("Open dots: each fork's mean");
         Chromium.screenshot(report, Path.of("target", "report-repeated.png"));
+    }
+
+    @Test
+    void theAnswerIsTheFirstSectionAndItsRankingIsResultsCsvsOrder(@TempDir Path dir) throws Exception {
+        syntheticRun(dir, variant -> variant.equals("vertx") ? 1.3 : 1.0, 5, false);
+        Path report = ReportWriter.write(dir);
+        String dom = rendered(Chromium.dumpDom(report));
+        assertThat(dom).contains("data-render=\"ok\"");
+        int summary = dom.indexOf("id=\"summary\"");
+        assertThat(summary).as("the answer's section").isPositive();
+        assertThat(dom.indexOf("<h2")).as("no heading before the answer's").isGreaterThan(summary);
+        assertThat(dom.indexOf("id=\"method\"")).isGreaterThan(summary);
+        assertThat(dom.indexOf("class=\"chart")).isGreaterThan(dom.indexOf("id=\"method\""));
+        // The first ranking (mix c=50) lists the variants as results.csv's throughputs order them.
+        List<ResultRow> level = ResultsCsv.read(dir.resolve(ResultsCsv.FILE)).stream()
+                .filter(r -> r.scenario().equals("mix") && r.key().concurrency() == 50)
+                .sorted((a, b) -> Double.compare(b.throughput().rps(), a.throughput().rps())).toList();
+        String firstTable = dom.substring(summary, dom.indexOf("</table>", summary));
+        int at = 0;
+        for (ResultRow r : level) {
+            int next = firstTable.indexOf(">" + r.variant() + "<", at);
+            assertThat(next).as("%s after the variants ranked above it", r.variant()).isGreaterThan(at);
+            at = next;
+        }
+        assertThat(dir.resolve(RunSummary.FILE)).isRegularFile();
+        Chromium.aboveTheFold(report, Path.of("target", "report-answer-first.png"));
     }
 
     @Test

@@ -26,6 +26,7 @@ import org.testbed.runner.host.LoadHosts;
 import org.testbed.runner.host.RemoteHost;
 import org.testbed.runner.host.ServerLostException;
 import org.testbed.runfolder.report.ReportWriter;
+import org.testbed.runfolder.summary.RunSummary;
 import org.testbed.variant.Variant;
 
 /**
@@ -217,13 +218,16 @@ public final class Runner {
         env = RunEnvironment.finished(env, settings, started, Optional.ofNullable(flamegraphs).map(Flamegraphs::describe),
                 problems, jdks.skipped());
         EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
+        Path report = ReportWriter.write(out); // and summary.md
+        if (recorder.steps() > 0) {
+            progress.info(RunSummary.of(out).console().stripTrailing());
+        }
         if (settings.load().repeat() * settings.load().iterations() > 1) {
             progress.summary(recorder.aggregates());
         }
         if (settings.capacity().isPresent()) {
             progress.capacities(CapacityCsv.summaries(CapacityCsv.TABLE.read(out.resolve(CapacityCsv.FILE))));
         }
-        Path report = ReportWriter.write(out);
         progress.info(String.format(Locale.ROOT, "done in %s: %d row(s) in %s, report %s%s", progress.elapsed(),
                 recorder.steps(), recorder.resultsCsv(), report, problems.isEmpty() ? "" : "; problems: " + problems.size()));
         return recorder.steps();

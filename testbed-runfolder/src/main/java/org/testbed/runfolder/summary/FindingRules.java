@@ -1,0 +1,218 @@
+package org.testbed.runfolder.summary;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.capacity.CapacityCsv;
+import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.stats.ForkedSamples;
+import org.testbed.runfolder.stats.Modes;
+
+/**
+ * The rules that turn a run folder into findings. Each looks for one pattern in the figures and
+ * says nothing when it does not apply; each finding carries its figures, the rule, and the report
+ * section that shows the evidence. No text is generated beyond these sentences, and nothing is
+ * fetched.
+ *
+ * <ul>
+ *   <li>{@link #littlesLaw}: a closed-model step on a slow endpoint whose throughput is what its
+ *       threads, or its users, allow at its latency (L = λW): the bound, not the server's speed,
+ *       set the figure.</li>
+ *   <li>{@link #saturatedLoadSide}: the load side was saturated: the figure is a lower bound.</li>
+ *   <li>{@link #twoModes}: a step's JVMs fell in two modes more than {@value #MODES_APART_PCT} % apart.</li>
+ *   <li>{@link #queueing}: the server's threads waited for a CPU a large share of the time, or GC took a
+ *       large share of its CPU: where CPU per request and latency went.</li>
+ *   <li>{@link #conditionCost}: what TLS, gzip or metrics cost against the same step under plain.</li>
+ *   <li>{@link #capacity}: the capacity under an SLA, best first.</li>
+ * </ul>
+ */
+public final class FindingRules {
+    /** How close a throughput must be to a bound to be called at it. */
+    static final double AT_BOUND = 0.05;
+    /** Modes closer than this are JVM noise, not worth a finding. */
+    static final double MODES_APART_PCT = 5;
+    /** Run-queue wait, as a share of the CPUs the server could use, from which queueing is worth saying. */
+    static final double QUEUED_PCT = 50;
+    /** GC time, as a share of the server's CPU time, from which it is worth saying. */
+    static final double GC_SHARE = 0.10;
+
+    private FindingRules() {
+    }
+
+    /** Every rule's findings on one run folder's tables, in the order above. */
+    public static List<Finding> of(List<ResultRow> rows, Map<ResultRow.StepKey, StepRecord> steps,
+                                   Map<ResultRow.StepKey, List<SampleRecord>> samples, List<CapacityCsv.Summary> capacities) {
+        List<Finding> findings = new ArrayList<>();
+        findings.addAll(littlesLaw(rows, steps));
+        findings.addAll(saturatedLoadSide(rows, steps));
+        findings.addAll(twoModes(rows, samples));
+        findings.addAll(queueing(rows, steps));
+        findings.addAll(conditionCost(rows));
+        findings.addAll(capacity(capacities));
+        return findings;
+    }
+
+    /**
+     * Little's law on a closed-model step with a server-side delay: a sync variant whose throughput is
+     * its threads over the latency (the median, W) is held by its pool, and one whose throughput is the
+     * users over the latency is held by the client, every user waiting out the delay. One finding per
+     * scenario, level and bound, naming its variants.
+     */
+    static List<Finding> littlesLaw(List<ResultRow> rows, Map<ResultRow.StepKey, StepRecord> steps) {
+        Map<String, List<String>> byBound = new LinkedHashMap<>();
+        Map<String, String> texts = new LinkedHashMap<>();
+        for (ResultRow r : rows) {
+            StepRecord step = steps.get(r.key());
+            if (step == null || step.setup().delayMs() <= 0 || r.key().targetRps() > 0 || !(r.latency().p50Ms() > 0)) {
+                continue;
+            }
+            double w = r.latency().p50Ms() / 1000;
+            int users = r.key().concurrency();
+            int threads = step.setup().threads();
+            String where = r.scenario() + " " + r.key().describe();
+            if ("sync".equals(r.mode()) && threads > 0 && threads < users && near(r.throughput().rps(), threads / w)) {
+                String key = where + "|threads";
+                byBound.computeIfAbsent(key, k -> new ArrayList<>()).add(r.variant());
+                texts.put(key, String.format(Locale.ROOT, "%s: %s stop at %s req/s, their %d threads over a latency of %.0f ms"
+                                + " (Little's law): the pool is the bound, and more users only queue", where, "%s",
+                        whole(r.throughput().rps()), threads, r.latency().p50Ms()));
+            } else if (near(r.throughput().rps(), users / w)) {
+                String key = where + "|users";
+                byBound.computeIfAbsent(key, k -> new ArrayList<>()).add(r.variant());
+                texts.put(key, String.format(Locale.ROOT, "%s: %s reach %s req/s, the %d users over a latency of %.0f ms: the"
+                        + " client's users are the bound, the server has room left", where, "%s", whole(r.throughput().rps()), users,
+                        r.latency().p50Ms()));
+            }
+        }
+        List<Finding> out = new ArrayList<>();
+        byBound.forEach((key, variants) -> out.add(new Finding("littles-law", String.format(Locale.ROOT, texts.get(key),
+                String.join(", ", variants)), "throughput within " + Math.round(AT_BOUND * 100)
+                + " % of threads (or users) ÷ the median latency, L = λW", "scenario-" + key.substring(0, key.indexOf(' ')))));
+        return out;
+    }
+
+    /** Steps whose load side (driver, memcached, loopback interrupts) was saturated: their throughput is a lower bound. */
+    static List<Finding> saturatedLoadSide(List<ResultRow> rows, Map<ResultRow.StepKey, StepRecord> steps) {
+        List<String> saturated = rows.stream().filter(r -> steps.containsKey(r.key()) && steps.get(r.key()).load().saturated())
+                .map(r -> r.variant() + " " + r.scenario() + " " + r.key().describe()).toList();
+        if (saturated.isEmpty()) {
+            return List.of();
+        }
+        return List.of(new Finding("saturated-load-side", String.join(", ", saturated) + ": the load side, not the server,"
+                + " set " + (saturated.size() == 1 ? "its figure: a lower bound" : "their figures: lower bounds")
+                + " of what the server can do", "the driver, memcached and loopback interrupts used more than the saturation"
+                + " threshold of the load CPUs", "steps"));
+    }
+
+    /** Steps whose JVMs fell in two modes (the forks split at a gap no iteration noise explains) more than 5 % apart. */
+    static List<Finding> twoModes(List<ResultRow> rows, Map<ResultRow.StepKey, List<SampleRecord>> samples) {
+        List<Finding> out = new ArrayList<>();
+        for (ResultRow r : rows) {
+            List<SampleRecord> s = samples.getOrDefault(r.key(), List.of());
+            List<Integer> forks = s.stream().map(SampleRecord::repeat).distinct().sorted().toList();
+            Optional<Modes> modes = Modes.of(ForkedSamples.byFork(s, SampleRecord::repeat, x -> x.figures().rps()), forks);
+            if (modes.isPresent() && modes.get().apartPct() > MODES_APART_PCT) {
+                Modes m = modes.get();
+                out.add(new Finding("two-modes", String.format(Locale.ROOT, "%s %s %s: its JVMs ran %.0f %% apart, %s req/s"
+                                + " (fork%s %s) against %s (fork%s %s): two modes, not one noisy figure; its interval covers both",
+                        r.variant(), r.scenario(), r.key().describe(), m.apartPct(), whole(m.high().centre()),
+                        m.high().forks().size() > 1 ? "s" : "", joined(m.high().forks()), whole(m.low().centre()),
+                        m.low().forks().size() > 1 ? "s" : "", joined(m.low().forks())),
+                        "the forks' mean throughputs split at a gap wider than four standard errors of their iterations and"
+                                + " than either side's own range", "scenario-" + r.scenario()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Where CPU per request and latency went: threads runnable without a CPU for at least half the
+     * time the server's CPUs had (its run-queue wait), or GC taking a tenth of its CPU time.
+     */
+    static List<Finding> queueing(List<ResultRow> rows, Map<ResultRow.StepKey, StepRecord> steps) {
+        List<Finding> out = new ArrayList<>();
+        for (ResultRow r : rows) {
+            StepRecord step = steps.get(r.key());
+            String where = r.variant() + " " + r.scenario() + " " + r.key().describe();
+            if (step != null && step.server().saturation().runQueueWaitPct() >= QUEUED_PCT) {
+                out.add(new Finding("queueing", String.format(Locale.ROOT, "%s: its threads waited for a CPU %.0f %% of the"
+                                + " time its CPUs had (%.0f µs a request, %d threads): part of its latency is a queue for the CPU,"
+                                + " and its CPU per request (%.1f µs) includes the switching", where,
+                        step.server().saturation().runQueueWaitPct(), step.server().saturation().runQueueWaitUsPerReq(),
+                        step.server().threads(), 1000 * r.server().cpuMsPerReq()),
+                        "run-queue wait (schedstat) over the window at or above " + (int) QUEUED_PCT + " % of the usable CPUs' time",
+                        "steps"));
+            }
+            double cpuMs = r.server().cpuMsPerReq() * r.throughput().requests();
+            if (r.server().gcMs() > 0 && cpuMs > 0 && r.server().gcMs() / cpuMs >= GC_SHARE) {
+                out.add(new Finding("gc", String.format(Locale.ROOT, "%s: garbage collection took %.0f %% of its CPU time (%d"
+                                + " collections, %.0f ms)", where, 100 * r.server().gcMs() / cpuMs, r.server().gcCount(),
+                        r.server().gcMs()), "GC time over the server's CPU time in the window, at or above "
+                        + Math.round(GC_SHARE * 100) + " %", "steps"));
+            }
+        }
+        return out;
+    }
+
+    /** What each condition costs: a step under TLS, gzip or metrics against the same step under plain, CPU per request and throughput. */
+    static List<Finding> conditionCost(List<ResultRow> rows) {
+        Map<ResultRow.StepKey, ResultRow> plain = rows.stream().filter(r -> r.conditions().equals(Conditions.PLAIN))
+                .collect(Collectors.toMap(ResultRow::key, r -> r, (a, b) -> a));
+        Map<String, List<String>> byCondition = new LinkedHashMap<>();
+        for (ResultRow r : rows) {
+            if (r.conditions().equals(Conditions.PLAIN)) {
+                continue;
+            }
+            ResultRow.StepKey k = r.key();
+            ResultRow base = plain.get(new ResultRow.StepKey(k.variant(), k.scenario(), k.concurrency(), k.targetRps(), Conditions.PLAIN));
+            if (base == null || !(base.server().cpuMsPerReq() > 0) || !(r.server().cpuMsPerReq() > 0)) {
+                continue;
+            }
+            byCondition.computeIfAbsent(r.conditions().label(), c -> new ArrayList<>()).add(String.format(Locale.ROOT,
+                    "%s %s %s CPU per request ×%.2f (%.1f → %.1f µs), throughput ×%.2f", k.variant(), k.scenario(), k.level(),
+                    r.server().cpuMsPerReq() / base.server().cpuMsPerReq(), 1000 * base.server().cpuMsPerReq(),
+                    1000 * r.server().cpuMsPerReq(), r.throughput().rps() / base.throughput().rps()));
+        }
+        List<Finding> out = new ArrayList<>();
+        byCondition.forEach((condition, lines) -> out.add(new Finding("condition-cost", "what " + condition + " costs against"
+                + " plain: " + String.join("; ", lines), "each step under " + condition + " over the same step under plain, medians",
+                "condition-cost")));
+        return out;
+    }
+
+    /** The capacity under each SLA, best first. */
+    static List<Finding> capacity(List<CapacityCsv.Summary> capacities) {
+        Map<String, List<CapacityCsv.Summary>> bySla = new LinkedHashMap<>();
+        for (CapacityCsv.Summary c : capacities) {
+            bySla.computeIfAbsent(c.first().scenario() + " under " + c.first().sla() + (c.first().conditions().equals(Conditions.PLAIN)
+                    ? "" : " (" + c.first().conditions().label() + ")"), k -> new ArrayList<>()).add(c);
+        }
+        List<Finding> out = new ArrayList<>();
+        bySla.forEach((what, list) -> {
+            List<String> ranked = list.stream().sorted((a, b) -> Double.compare(b.capacity().median(), a.capacity().median()))
+                    .map(c -> c.first().variant() + " " + whole(c.capacity().median()) + " req/s").toList();
+            out.add(new Finding("capacity", "capacity of " + what + ": " + String.join(", ", ranked), "the highest offered rate"
+                    + " whose step met the SLA with no error, median of the searches", "capacity"));
+        });
+        return out;
+    }
+
+    private static boolean near(double value, double bound) {
+        return bound > 0 && Math.abs(value / bound - 1) <= AT_BOUND;
+    }
+
+    static String whole(double v) {
+        return String.format(Locale.ROOT, "%,.0f", v);
+    }
+
+    private static String joined(List<Integer> forks) {
+        return forks.stream().map(String::valueOf).collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,206 @@
+package org.testbed.runfolder.summary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.commonmark.Extension;
+import org.commonmark.ext.gfm.tables.TableBlock;
+import org.commonmark.ext.gfm.tables.TableCell;
+import org.commonmark.ext.gfm.tables.TablesExtension;
+import org.commonmark.node.AbstractVisitor;
+import org.commonmark.node.CustomBlock;
+import org.commonmark.node.CustomNode;
+import org.commonmark.node.Node;
+import org.commonmark.node.Text;
+import org.commonmark.parser.Parser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.Records;
+import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.csv.SamplesCsv;
+import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.csv.StepsCsv;
+
+/**
+ * The answer a run folder gives: rankings with tie groups, and each finding rule firing where its
+ * pattern is and silent where it is not, on synthetic run folders.
+ */
+class RunSummaryTest {
+
+    /** A run's rows, steps and samples, built up and written as the runner would. */
+    private static final class Run {
+        final List<ResultRow> rows = new ArrayList<>();
+        final Map<ResultRow.StepKey, StepRecord> steps = new LinkedHashMap<>();
+        final List<SampleRecord> samples = new ArrayList<>();
+
+        /** A step whose forks' samples are {@code forks[f][i]} req/s; its row the median, p99 3 × {@code p50}. */
+        Run step(String variant, String mode, String scenario, int users, double p50Ms, int delayMs, boolean saturated,
+                 double cpuMs, double[]... forks) {
+            ResultRow.StepKey key = Records.closed(variant, scenario, users);
+            List<Double> all = new ArrayList<>();
+            for (int f = 0; f < forks.length; f++) {
+                for (int i = 0; i < forks[f].length; i++) {
+                    samples.add(Records.sample(key, f + 1, i + 1, forks[f][i], 3 * p50Ms, cpuMs));
+                    all.add(forks[f][i]);
+                }
+            }
+            all.sort(Double::compare);
+            double median = all.size() % 2 == 1 ? all.get(all.size() / 2) : (all.get(all.size() / 2 - 1) + all.get(all.size() / 2)) / 2;
+            ResultRow row = Records.row(key, mode, "21", median, 3 * p50Ms, cpuMs * 0.7, cpuMs * 0.3);
+            rows.add(row);
+            StepRecord step = Records.withDelay(Records.step(row, 10), delayMs);
+            steps.put(key, saturated ? Records.saturated(step) : step);
+            return this;
+        }
+
+        RunSummary summary() {
+            return new RunSummary("r1", Ranking.of(rows, steps, SamplesCsv.byStep(samples)),
+                    FindingRules.of(rows, steps, SamplesCsv.byStep(samples), List.of()));
+        }
+    }
+
+    @Test
+    void syncVariantsAtTheirThreadsBoundAndAsyncAtTheUsersBoundAreSaidByLittlesLaw() {
+        // 400 users on a 150 ms delay, 158 ms of median latency: 200 threads allow 1266 req/s, 400 users 2532.
+        RunSummary s = new Run()
+                .step("servlet-tomcat-sync", "sync", "delay", 400, 158, 150, false, 0.09, new double[] {1266, 1267}, new double[] {1265, 1267})
+                .step("spring-tomcat", "sync", "delay", 400, 158, 150, false, 0.12, new double[] {1264, 1266}, new double[] {1267, 1266})
+                .step("vertx", "async", "delay", 400, 158, 150, false, 0.03, new double[] {2531, 2533}, new double[] {2532, 2530})
+                .summary();
+        List<Finding> littles = s.findings().stream().filter(f -> f.rule().equals("littles-law")).toList();
+        assertThat(littles).hasSize(2);
+        assertThat(littles.get(0).text()).startsWith("delay c=400: servlet-tomcat-sync, spring-tomcat stop at 1,266 req/s,"
+                + " their 200 threads over a latency of 158 ms (Little's law)");
+        assertThat(littles.get(1).text()).startsWith("delay c=400: vertx reach 2,532 req/s, the 400 users over a latency of 158 ms");
+        assertThat(littles.get(0).evidence()).isEqualTo("scenario-delay");
+        // The two sync variants tie (their throughputs are the same within noise); vertx leads alone.
+        Ranking r = s.rankings().get(0);
+        assertThat(r.places()).extracting(Ranking.Place::variant).containsExactly("vertx", "servlet-tomcat-sync", "spring-tomcat");
+        assertThat(r.places()).extracting(Ranking.Place::rank).containsExactly(1, 2, 2);
+        assertThat(r.places().get(0).efficiencyOfBest()).isEqualTo(1.0);
+        assertThat(r.places().get(2).efficiencyOfBest()).isEqualTo(0.25, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(r.told()).isTrue();
+    }
+
+    @Test
+    void aStepAwayFromEitherBoundOrWithoutADelayIsSaidNothingOf() {
+        RunSummary s = new Run()
+                .step("servlet-tomcat-sync", "sync", "delay", 400, 158, 150, false, 0.09, new double[] {900, 905}, new double[] {902, 899})
+                .step("vertx", "async", "mix", 64, 1.2, 0, false, 0.014, new double[] {53_000, 53_500}, new double[] {53_200, 53_100})
+                .summary();
+        assertThat(s.findings()).isEmpty();
+    }
+
+    @Test
+    void aSaturatedLoadSideIsALowerBound() {
+        RunSummary s = new Run()
+                .step("jetty-handler", "async", "mix", 64, 0.5, 0, true, 0.0137, new double[] {72_000, 72_400}, new double[] {72_300, 72_100})
+                .step("vertx", "async", "mix", 64, 0.6, 0, false, 0.015, new double[] {53_000, 53_500}, new double[] {53_200, 53_100})
+                .summary();
+        assertThat(s.findings()).singleElement().satisfies(f -> {
+            assertThat(f.rule()).isEqualTo("saturated-load-side");
+            assertThat(f.text()).startsWith("jetty-handler mix c=64: the load side, not the server, set its figure: a lower bound");
+        });
+        assertThat(s.rankings().get(0).places().get(0).saturated()).isTrue();
+    }
+
+    @Test
+    void jvmsInTwoModesAreNamedAndSteadyOnesAreNot() {
+        RunSummary s = new Run()
+                .step("vertx", "async", "mix", 64, 0.6, 0, false, 0.015, new double[] {56_400, 57_000, 56_400},
+                        new double[] {49_400, 48_100, 50_800})
+                .step("servlet-tomcat-virtual", "virtual", "mix", 64, 0.9, 0, false, 0.02, new double[] {46_300, 46_400, 46_200},
+                        new double[] {46_500, 46_350, 46_300})
+                .summary();
+        assertThat(s.findings()).singleElement().satisfies(f -> {
+            assertThat(f.rule()).isEqualTo("two-modes");
+            assertThat(f.text()).startsWith("vertx mix c=64: its JVMs ran 15 % apart, 56,599 req/s (fork 1) against 49,421 (fork 2)");
+        });
+    }
+
+    @Test
+    void variantsWhoseIntervalsOverlapShareARankAndClearlyApartOnesDoNot() {
+        RunSummary s = new Run()
+                .step("a", "async", "mix", 64, 1, 0, false, 0.02, new double[] {50_000, 50_400}, new double[] {49_800, 50_300})
+                .step("b", "async", "mix", 64, 1, 0, false, 0.02, new double[] {49_900, 50_200}, new double[] {50_100, 49_700})
+                .step("c", "async", "mix", 64, 1, 0, false, 0.02, new double[] {40_000, 40_100}, new double[] {39_900, 40_200})
+                .summary();
+        assertThat(s.rankings().get(0).places()).extracting(Ranking.Place::rank).containsExactly(1, 1, 3);
+        // Measured once: ranked by the figures, and said so.
+        RunSummary once = new Run()
+                .step("a", "async", "mix", 64, 1, 0, false, 0.02, new double[] {50_000})
+                .step("b", "async", "mix", 64, 1, 0, false, 0.02, new double[] {49_900})
+                .summary();
+        assertThat(once.rankings().get(0).places()).extracting(Ranking.Place::rank).containsExactly(1, 2);
+        assertThat(once.rankings().get(0).told()).isFalse();
+        assertThat(once.markdown()).contains("Ranked by the figures alone");
+    }
+
+    @Test
+    void summaryMdIsAGithubFlavouredTableThatMatchesTheRanking(@TempDir Path dir) throws Exception {
+        Run run = new Run()
+                .step("servlet-tomcat-sync", "sync", "delay", 400, 158, 150, false, 0.09, new double[] {1266, 1267}, new double[] {1265, 1267})
+                .step("vertx", "async", "delay", 400, 158, 150, false, 0.03, new double[] {2531, 2533}, new double[] {2532, 2530});
+        ResultsCsv.write(dir.resolve(ResultsCsv.FILE), run.rows);
+        StepsCsv.TABLE.write(dir.resolve(StepsCsv.FILE), new ArrayList<>(run.steps.values()));
+        SamplesCsv.TABLE.write(dir.resolve(SamplesCsv.FILE), run.samples);
+        RunSummary summary = RunSummary.of(dir);
+        Path file = summary.write(dir);
+
+        List<Extension> tables = List.of(TablesExtension.create());
+        Node doc = Parser.builder().extensions(tables).build().parse(java.nio.file.Files.readString(file));
+        List<List<String>> rows = new ArrayList<>();
+        doc.accept(new AbstractVisitor() {
+            @Override
+            public void visit(CustomBlock block) {
+                if (block instanceof TableBlock) {
+                    collectRows(block, rows);
+                }
+                visitChildren(block);
+            }
+        });
+        assertThat(rows).as("a header row and one row per variant, parsed as a table").hasSize(3);
+        assertThat(rows.get(0)).startsWith("rank", "variant", "req/s", "interval", "requests per CPU-second", "of the best", "p99 ms");
+        assertThat(rows.get(1)).startsWith("1", "vertx", "2,532");
+        assertThat(rows.get(2)).startsWith("2", "servlet-tomcat-sync", "1,267");
+        assertThat(java.nio.file.Files.readString(file)).contains("## Findings").contains("Little's law");
+        assertThat(summary.console()).contains("delay c=400: 1. vertx 2,532 req/s").contains("* delay c=400: servlet-tomcat-sync stop at");
+        assertThat(Conditions.PLAIN.label()).isEqualTo("plain");
+    }
+
+    /** Each table row's cells' text, header first. */
+    private static void collectRows(Node table, List<List<String>> rows) {
+        new Object() {
+            void walk(Node n) {
+                for (Node c = n.getFirstChild(); c != null; c = c.getNext()) {
+                    if (c instanceof CustomNode && c.getClass().getSimpleName().equals("TableRow")) {
+                        List<String> cells = new ArrayList<>();
+                        for (Node cell = c.getFirstChild(); cell != null; cell = cell.getNext()) {
+                            if (cell instanceof TableCell) {
+                                cells.add(text(cell));
+                            }
+                        }
+                        rows.add(cells);
+                    } else {
+                        walk(c);
+                    }
+                }
+            }
+        }.walk(table);
+    }
+
+    private static String text(Node n) {
+        StringBuilder sb = new StringBuilder();
+        for (Node c = n.getFirstChild(); c != null; c = c.getNext()) {
+            sb.append(c instanceof Text t ? t.getLiteral() : text(c));
+        }
+        return sb.toString().strip();
+    }
+}
