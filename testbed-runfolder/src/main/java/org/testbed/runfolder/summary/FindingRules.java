@@ -34,8 +34,8 @@ import org.testbed.runfolder.stats.Modes;
  * </ul>
  */
 public final class FindingRules {
-    /** How close a throughput must be to a bound to be called at it. */
-    static final double AT_BOUND = 0.05;
+    /** A service time (or a latency) at most this times the delay is the delay and its handling: no queue in it. */
+    static final double SERVICE_SLACK = 1.15;
     /** Modes closer than this are JVM noise, not worth a finding. */
     static final double MODES_APART_PCT = 5;
     /** Run-queue wait, as a share of the CPUs the server could use, from which queueing is worth saying. */
@@ -60,41 +60,47 @@ public final class FindingRules {
     }
 
     /**
-     * Little's law on a closed-model step with a server-side delay: a sync variant whose throughput is
-     * its threads over the latency (the median, W) is held by its pool, and one whose throughput is the
-     * users over the latency is held by the client, every user waiting out the delay. One finding per
-     * scenario, level and bound, naming its variants.
+     * Little's law on a closed-model step with a server-side delay of D: in a closed loop throughput
+     * is always users over latency, so what tells is the latency. A sync variant with fewer threads T
+     * than users whose throughput is T over a service time between D and {@value #SERVICE_SLACK} × D
+     * is held by its pool (its users queue for a thread); a variant whose median latency is within
+     * that of D is held by the client (every user waits out the delay and little more). One finding
+     * per scenario, level and bound, naming its variants.
      */
     static List<Finding> littlesLaw(List<ResultRow> rows, Map<ResultRow.StepKey, StepRecord> steps) {
         Map<String, List<String>> byBound = new LinkedHashMap<>();
         Map<String, String> texts = new LinkedHashMap<>();
         for (ResultRow r : rows) {
             StepRecord step = steps.get(r.key());
-            if (step == null || step.setup().delayMs() <= 0 || r.key().targetRps() > 0 || !(r.latency().p50Ms() > 0)) {
+            if (step == null || step.setup().delayMs() <= 0 || r.key().targetRps() > 0 || !(r.throughput().rps() > 0)) {
                 continue;
             }
-            double w = r.latency().p50Ms() / 1000;
+            double delay = step.setup().delayMs() / 1000.0;
             int users = r.key().concurrency();
             int threads = step.setup().threads();
+            double rps = r.throughput().rps();
             String where = r.scenario() + " " + r.key().describe();
-            if ("sync".equals(r.mode()) && threads > 0 && threads < users && near(r.throughput().rps(), threads / w)) {
+            if ("sync".equals(r.mode()) && threads > 0 && threads < users && rps <= threads / delay * 1.02
+                    && rps >= threads / (delay * SERVICE_SLACK)) {
                 String key = where + "|threads";
                 byBound.computeIfAbsent(key, k -> new ArrayList<>()).add(r.variant());
-                texts.put(key, String.format(Locale.ROOT, "%s: %s stop at %s req/s, their %d threads over a latency of %.0f ms"
-                                + " (Little's law): the pool is the bound, and more users only queue", where, "%s",
-                        whole(r.throughput().rps()), threads, r.latency().p50Ms()));
-            } else if (near(r.throughput().rps(), users / w)) {
+                texts.putIfAbsent(key, String.format(Locale.ROOT, "%s: %s stop at %s req/s: %d threads over a service time of"
+                                + " %.0f ms (the %.0f ms delay and its handling) is Little's law for their pool; the other users"
+                                + " queue for a thread (median latency %.0f ms)", where, "%s", whole(rps), threads,
+                        1000 * threads / rps, 1000 * delay, r.latency().p50Ms()));
+            } else if (r.latency().p50Ms() > 0 && r.latency().p50Ms() / 1000 <= delay * SERVICE_SLACK
+                    && rps >= users / (delay * SERVICE_SLACK)) {
                 String key = where + "|users";
                 byBound.computeIfAbsent(key, k -> new ArrayList<>()).add(r.variant());
-                texts.put(key, String.format(Locale.ROOT, "%s: %s reach %s req/s, the %d users over a latency of %.0f ms: the"
-                        + " client's users are the bound, the server has room left", where, "%s", whole(r.throughput().rps()), users,
-                        r.latency().p50Ms()));
+                texts.putIfAbsent(key, String.format(Locale.ROOT, "%s: %s reach %s req/s, the %d users over a latency of %.0f ms"
+                                + " (the %.0f ms delay and little more): the client's users are the bound, not the server",
+                        where, "%s", whole(rps), users, r.latency().p50Ms(), 1000 * delay));
             }
         }
         List<Finding> out = new ArrayList<>();
         byBound.forEach((key, variants) -> out.add(new Finding("littles-law", String.format(Locale.ROOT, texts.get(key),
-                String.join(", ", variants)), "throughput within " + Math.round(AT_BOUND * 100)
-                + " % of threads (or users) ÷ the median latency, L = λW", "scenario-" + key.substring(0, key.indexOf(' ')))));
+                String.join(", ", variants)), "L = λW: throughput at threads (or users) over a service time within "
+                + Math.round((SERVICE_SLACK - 1) * 100) + " % of the delay", "scenario-" + key.substring(0, key.indexOf(' ')))));
         return out;
     }
 
@@ -202,10 +208,6 @@ public final class FindingRules {
                     + " whose step met the SLA with no error, median of the searches", "capacity"));
         });
         return out;
-    }
-
-    private static boolean near(double value, double bound) {
-        return bound > 0 && Math.abs(value / bound - 1) <= AT_BOUND;
     }
 
     static String whole(double v) {

@@ -68,16 +68,17 @@ class RunSummaryTest {
 
     @Test
     void syncVariantsAtTheirThreadsBoundAndAsyncAtTheUsersBoundAreSaidByLittlesLaw() {
-        // 400 users on a 150 ms delay, 158 ms of median latency: 200 threads allow 1266 req/s, 400 users 2532.
+        // 400 users on a 150 ms delay handled in 158 ms: 200 threads allow 1266 req/s (their users wait 316 ms), 400 users 2532.
         RunSummary s = new Run()
-                .step("servlet-tomcat-sync", "sync", "delay", 400, 158, 150, false, 0.09, new double[] {1266, 1267}, new double[] {1265, 1267})
-                .step("spring-tomcat", "sync", "delay", 400, 158, 150, false, 0.12, new double[] {1264, 1266}, new double[] {1267, 1266})
+                .step("servlet-tomcat-sync", "sync", "delay", 400, 316, 150, false, 0.09, new double[] {1266, 1267}, new double[] {1265, 1267})
+                .step("spring-tomcat", "sync", "delay", 400, 316, 150, false, 0.12, new double[] {1264, 1266}, new double[] {1267, 1266})
                 .step("vertx", "async", "delay", 400, 158, 150, false, 0.03, new double[] {2531, 2533}, new double[] {2532, 2530})
                 .summary();
         List<Finding> littles = s.findings().stream().filter(f -> f.rule().equals("littles-law")).toList();
         assertThat(littles).hasSize(2);
-        assertThat(littles.get(0).text()).startsWith("delay c=400: servlet-tomcat-sync, spring-tomcat stop at 1,266 req/s,"
-                + " their 200 threads over a latency of 158 ms (Little's law)");
+        assertThat(littles.get(0).text()).startsWith("delay c=400: servlet-tomcat-sync, spring-tomcat stop at 1,267 req/s:"
+                + " 200 threads over a service time of 158 ms (the 150 ms delay and its handling) is Little's law for their pool");
+        assertThat(littles.get(0).text()).endsWith("(median latency 316 ms)");
         assertThat(littles.get(1).text()).startsWith("delay c=400: vertx reach 2,532 req/s, the 400 users over a latency of 158 ms");
         assertThat(littles.get(0).evidence()).isEqualTo("scenario-delay");
         // The two sync variants tie (their throughputs are the same within noise); vertx leads alone.
@@ -92,7 +93,7 @@ class RunSummaryTest {
     @Test
     void aStepAwayFromEitherBoundOrWithoutADelayIsSaidNothingOf() {
         RunSummary s = new Run()
-                .step("servlet-tomcat-sync", "sync", "delay", 400, 158, 150, false, 0.09, new double[] {900, 905}, new double[] {902, 899})
+                .step("servlet-tomcat-sync", "sync", "delay", 400, 440, 150, false, 0.09, new double[] {900, 905}, new double[] {902, 899})
                 .step("vertx", "async", "mix", 64, 1.2, 0, false, 0.014, new double[] {53_000, 53_500}, new double[] {53_200, 53_100})
                 .summary();
         assertThat(s.findings()).isEmpty();
@@ -146,7 +147,7 @@ class RunSummaryTest {
     @Test
     void summaryMdIsAGithubFlavouredTableThatMatchesTheRanking(@TempDir Path dir) throws Exception {
         Run run = new Run()
-                .step("servlet-tomcat-sync", "sync", "delay", 400, 158, 150, false, 0.09, new double[] {1266, 1267}, new double[] {1265, 1267})
+                .step("servlet-tomcat-sync", "sync", "delay", 400, 316, 150, false, 0.09, new double[] {1266, 1267}, new double[] {1265, 1267})
                 .step("vertx", "async", "delay", 400, 158, 150, false, 0.03, new double[] {2531, 2533}, new double[] {2532, 2530});
         ResultsCsv.write(dir.resolve(ResultsCsv.FILE), run.rows);
         StepsCsv.TABLE.write(dir.resolve(StepsCsv.FILE), new ArrayList<>(run.steps.values()));
