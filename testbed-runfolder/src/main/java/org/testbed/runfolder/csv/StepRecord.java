@@ -54,10 +54,22 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
      * @param threads the server process's threads at the end of the step ({@code /proc/PID/stat}); 0 when not known
      * @param saturation whether it waited for CPUs, its listen queue or its cgroup's quota ({@link Saturation#UNKNOWN}
      *                   when not read)
+     * @param listenOverflowSamples how many of the step's samples saw a listen queue overflow: their latency
+     *                              tail holds connect retries, not service time ({@link Saturation#CONNECT_RETRIES})
      */
-    public record ServerSide(double cpusBusyPct, long threads, Saturation saturation) {
+    public record ServerSide(double cpusBusyPct, long threads, Saturation saturation, int listenOverflowSamples) {
         public ServerSide {
             saturation = saturation == null ? Saturation.UNKNOWN : saturation;
+        }
+
+        /** One sample's server side: it counts itself when its listen queue overflowed. */
+        public ServerSide(double cpusBusyPct, long threads, Saturation saturation) {
+            this(cpusBusyPct, threads, saturation, saturation != null && saturation.listenQueueOverflowed() ? 1 : 0);
+        }
+
+        /** Whether the listen queue overflowed in any sample (a steps.csv without the count: the median sample's). */
+        public boolean listenQueueOverflowed() {
+            return listenOverflowSamples > 0 || saturation.listenQueueOverflowed();
         }
 
         /** The server's side without its saturation readings. */
@@ -229,6 +241,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
     private static final Column<StepRecord> COST_PER_MILLION = Column.number("cost_per_million", s -> Pricing.cost(s.cost.perMillion()));
     private static final Column<StepRecord> COST_CI_LOW = Column.number("cost_per_million_ci_low", s -> Pricing.cost(s.cost.ciLow()));
     private static final Column<StepRecord> COST_CI_HIGH = Column.number("cost_per_million_ci_high", s -> Pricing.cost(s.cost.ciHigh()));
+    private static final Column<StepRecord> LISTEN_OVERFLOW_SAMPLES = Column.count("listen_overflow_samples", s -> s.server.listenOverflowSamples());
 
     /** steps.csv's columns, in order. */
     public static final List<Column<StepRecord>> COLUMNS = Stream.of(
@@ -239,7 +252,8 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
             List.of(CI_CONFIDENCE, WARMUP_S, STEADY, NOT_STEADY_SAMPLES, LAT_P99_UNCORRECTED, SCHEDULE_LAG_P99,
                     WARMUP_UNSETTLED, CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, SLA, SERVER_THREADS),
             Saturation.columnsOf((StepRecord s) -> s.server.saturation()),
-            List.of(PRICE_PER_HOUR, SERVER_SHARE, COST_PER_MILLION, COST_CI_LOW, COST_CI_HIGH))
+            List.of(PRICE_PER_HOUR, SERVER_SHARE, COST_PER_MILLION, COST_CI_LOW, COST_CI_HIGH),
+            List.of(LISTEN_OVERFLOW_SAMPLES))
             .flatMap(List::stream).toList();
 
     /** Reads a record back; a column an older runner did not write reads as unknown or 0. */
@@ -253,7 +267,8 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                         Conditions.parse(v.text(CONDITIONS))),
                 new DriverSide(v.text(DRIVER), v.decimal(DRIVER_CPU_MS), v.decimal(DRIVER_CPU_PCT), v.integer(PEAK_CONNECTIONS),
                         v.count(TLS_HANDSHAKES), v.count(GZIP_RESPONSES)),
-                new ServerSide(v.decimal(SERVER_CPUS_BUSY_PCT), v.count(SERVER_THREADS), Saturation.read(v)),
+                new ServerSide(v.decimal(SERVER_CPUS_BUSY_PCT), v.count(SERVER_THREADS), Saturation.read(v),
+                        v.integer(LISTEN_OVERFLOW_SAMPLES)),
                 new LoadSide(v.decimal(MEMCACHED_CPU_PCT), v.decimal(LOAD_CPUS_BUSY_PCT), v.decimal(STEAL_PCT),
                         v.decimal(OTHER_LOAD_PCT), v.decimal(LOAD_SIDE_PCT), v.flag(LOAD_SATURATED)),
                 new Setup(v.text(SERVER_CPUS), v.text(LOAD_CPUS), v.integer(DELAY_MS), v.integer(THREADS), v.text(SLA)),
@@ -273,6 +288,12 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                 load.loadSidePct(), anySaturated);
         return new StepRecord(key, driver, server, l, setup, files, allSamples, allSteadiness, openMedians,
                 cost.over(allSamples.rps()));
+    }
+
+    /** This record with {@code samples} of its samples counted as having overflowed a listen queue. */
+    public StepRecord withListenOverflowSamples(int samples) {
+        return new StepRecord(key, driver, new ServerSide(server.cpusBusyPct(), server.threads(), server.saturation(), samples),
+                load, setup, files, repeats, steadiness, open, cost);
     }
 
     /**

@@ -94,19 +94,21 @@ class ResultsCsvTest {
         });
         List<String> header = Csv.parse(Files.readString(file)).get(0);
         List<String> line = Csv.parse(Files.readString(file)).get(1);
-        assertThat(header.subList(header.size() - 5, header.size())).containsExactly("price_per_hour", "server_share",
+        // Located by name: columns added after them (listen_overflow_samples) must not move them.
+        int at = header.indexOf("price_per_hour");
+        assertThat(header.subList(at, at + 5)).containsExactly("price_per_hour", "server_share",
                 "cost_per_million", "cost_per_million_ci_low", "cost_per_million_ci_high");
-        assertThat(line.subList(line.size() - 5, line.size())).containsExactly("0.0416", "0.5", "0.000288889", "0.000275132",
+        assertThat(line.subList(at, at + 5)).containsExactly("0.0416", "0.5", "0.000288889", "0.000275132",
                 "0.000304094");
 
         // A run without a price writes the columns empty; a steps.csv from before them reads as unpriced.
         StepsCsv.TABLE.write(file, List.of(unpriced));
-        assertThat(Csv.parse(Files.readString(file)).get(1).subList(header.size() - 5, header.size())).containsOnly("");
+        assertThat(Csv.parse(Files.readString(file)).get(1).subList(at, at + 5)).containsOnly("");
         assertThat(StepsCsv.TABLE.read(file)).singleElement().extracting(StepRecord::cost).isEqualTo(StepRecord.Cost.NONE);
         Path old = dir.resolve("old.csv");
         List<String> fields = StepsCsv.TABLE.fields(priced);
-        Files.writeString(old, Csv.line(StepsCsv.TABLE.names().subList(0, header.size() - 5))
-                + Csv.line(fields.subList(0, header.size() - 5)));
+        Files.writeString(old, Csv.line(StepsCsv.TABLE.names().subList(0, at))
+                + Csv.line(fields.subList(0, at)));
         assertThat(StepsCsv.TABLE.read(old)).singleElement().satisfies(s -> {
             assertThat(s.cost().priced()).isFalse();
             assertThat(s.cost()).isEqualTo(StepRecord.Cost.NONE);
