@@ -174,8 +174,8 @@ public final class Progress {
             out.printf(Locale.ROOT, "  %-22s %-9s %-8s %9.0f req/s [%.0f, %.0f]  p99 %8.3f ms [%.3f, %.3f]%s  cpu %7.4f ms/req [%.4f, %.4f]  (n=%d, %.0f%% CI)%s%s%n",
                     row.variant(), row.scenario(), row.key().describe(), row.throughput().rps(), r.rps().ciLow(),
                     r.rps().ciHigh(), row.latency().p99Ms(), r.p99().ciLow(), r.p99().ciHigh(),
-                    step.server().listenQueueOverflowed()
-                            ? connectRetries(true) + " x" + Math.max(1, step.server().listenOverflowSamples()) : "",
+                    step.server().listenQueueOverflowed() ? String.format(Locale.ROOT, " (%d of %d samples: %s)",
+                            Math.max(1, step.server().listenOverflowSamples()), r.count(), Saturation.CONNECT_RETRIES) : "",
                     row.server().cpuMsPerReq(),
                     r.cpu().ciLow(), r.cpu().ciHigh(), r.count(), 100 * r.rps().confidence(),
                     (st.steady() ? "" : "  NOT STEADY x" + st.notSteadySamples())
