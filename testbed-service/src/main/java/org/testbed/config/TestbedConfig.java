@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import org.testbed.server.ServerTuning;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.ArgSpec;
@@ -60,6 +61,11 @@ public final class TestbedConfig {
     @Option(names = "--idle-timeout-ms", paramLabel = "MS", defaultValue = "30000",
             description = "Close a connection idle (or stalled mid-request) this long [TESTBED_IDLE_TIMEOUT_MS]. Default: ${DEFAULT-VALUE}")
     private int idleTimeoutMs;
+
+    @Option(names = "--accept-queue", paramLabel = "N", defaultValue = "" + ServerTuning.ACCEPT_QUEUE,
+            description = "Listen backlog: connections the kernel holds until the server accepts them; 0 keeps"
+                    + " the server's own default [TESTBED_ACCEPT_QUEUE]. Default: ${DEFAULT-VALUE}")
+    private int acceptQueue;
 
     @Option(names = "--gzip", paramLabel = "BOOL", defaultValue = "false", arity = "0..1", fallbackValue = "true",
             description = "Gzip responses of at least " + GZIP_MIN_BYTES + " bytes to clients that accept it [TESTBED_GZIP]. Default: ${DEFAULT-VALUE}")
@@ -200,6 +206,7 @@ public final class TestbedConfig {
         require(maxBody >= 1, "--max-body must be at least 1 byte, not " + maxBody);
         require(memcachedTimeoutMs >= 1, "--memcached-timeout-ms must be at least 1, not " + memcachedTimeoutMs);
         require(idleTimeoutMs >= 1, "--idle-timeout-ms must be at least 1, not " + idleTimeoutMs);
+        require(acceptQueue >= 0, "--accept-queue must be 0 (the server's own default) or more, not " + acceptQueue);
         require(!memcachedServers.isBlank(), "--memcached-servers must name at least one host:port");
         require(!host.isBlank(), "--host must not be empty");
     }
@@ -246,6 +253,11 @@ public final class TestbedConfig {
         return idleTimeoutMs;
     }
 
+    /** The listen backlog asked for; 0: the server's own default (see {@code ServerTuning.acceptQueue}). */
+    public int acceptQueue() {
+        return acceptQueue;
+    }
+
     public boolean gzip() {
         return gzip;
     }
@@ -259,6 +271,7 @@ public final class TestbedConfig {
         return "host=" + host + " port=" + port + " mode=" + mode.label() + " threads=" + threads + " tls=" + tls
                 + " max-body=" + maxBody + " memcached-servers=" + memcachedServers
                 + " memcached-timeout-ms=" + memcachedTimeoutMs + " idle-timeout-ms=" + idleTimeoutMs
+                + " accept-queue=" + acceptQueue
                 + " gzip=" + gzip + " metrics=" + metrics;
     }
 }

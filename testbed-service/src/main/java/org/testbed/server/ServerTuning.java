@@ -2,6 +2,7 @@ package org.testbed.server;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
 import org.testbed.http.MediaTypes;
@@ -27,10 +28,21 @@ public final class ServerTuning {
     public static final long DISCARD_LIMIT = 2L * 1024 * 1024;
 
     /**
-     * The listen backlog. Tomcat's default (100) drops SYNs when a staircase step opens hundreds of
-     * connections at once; the kernel caps this at {@code net.core.somaxconn} anyway.
+     * The listen backlog every server gets by default ({@code TESTBED_ACCEPT_QUEUE}). The servers'
+     * own defaults differ (Tomcat 100, Jetty the JDK's 50, Vert.x Netty's {@code somaxconn}), and a
+     * full queue drops SYNs, which their clients retry only after a second: Tomcat's 100 did so when
+     * a staircase step opened hundreds of connections at once. The kernel caps this at
+     * {@code net.core.somaxconn}.
      */
     public static final int ACCEPT_QUEUE = 1024;
+
+    /**
+     * The listen backlog to ask the server for: {@code TESTBED_ACCEPT_QUEUE} ({@link #ACCEPT_QUEUE}
+     * unless set), or empty for 0, which leaves the server's own default in place.
+     */
+    public static OptionalInt acceptQueue(TestbedConfig config) {
+        return config.acceptQueue() > 0 ? OptionalInt.of(config.acceptQueue()) : OptionalInt.empty();
+    }
 
     /**
      * How much longer than its own deadline (the Memcached timeout, or the delay asked for) an

@@ -56,6 +56,11 @@ class TestbedConfigTest {
         assertThat(config.tls()).isTrue();
         assertThat(config.memcachedServers()).isEqualTo("a:1,b:2");
         assertThat(config.idleTimeoutMs()).isEqualTo(1500);
+        assertThat(config.acceptQueue()).isEqualTo(1024);
+        assertThat(TestbedConfig.parse("t", new String[0], Map.of("TESTBED_ACCEPT_QUEUE", "0"), new Properties()).acceptQueue())
+                .as("0: the server's own default").isZero();
+        assertThatThrownBy(() -> TestbedConfig.parse("t", new String[] {"--accept-queue", "-1"}, Map.of(), new Properties()))
+                .hasMessageContaining("--accept-queue");
         assertThat(TestbedConfig.environmentName("--memcached-timeout-ms")).isEqualTo("MEMCACHED_TIMEOUT_MS");
         assertThat(TestbedConfig.propertyName("TESTBED_MAX_BODY")).isEqualTo("testbed.max.body");
     }
@@ -64,7 +69,8 @@ class TestbedConfigTest {
     void settingsListsEveryOptionWithItsNamesAndDefault() {
         assertThat(TestbedConfig.settings()).extracting(TestbedConfig.Setting::environmentName).containsExactly(
                 "TESTBED_HOST", "TESTBED_PORT", "TESTBED_MODE", "TESTBED_THREADS", "TESTBED_TLS", "TESTBED_MAX_BODY",
-                "MEMCACHED_SERVERS", "MEMCACHED_TIMEOUT_MS", "TESTBED_IDLE_TIMEOUT_MS", "TESTBED_GZIP", "TESTBED_METRICS");
+                "MEMCACHED_SERVERS", "MEMCACHED_TIMEOUT_MS", "TESTBED_IDLE_TIMEOUT_MS", "TESTBED_ACCEPT_QUEUE", "TESTBED_GZIP",
+                "TESTBED_METRICS");
         assertThat(TestbedConfig.settings()).contains(
                 new TestbedConfig.Setting("TESTBED_MAX_BODY", "--max-body", "testbed.max.body", "65536"),
                 new TestbedConfig.Setting("MEMCACHED_SERVERS", "--memcached-servers", "memcached.servers", "127.0.0.1:11211"));

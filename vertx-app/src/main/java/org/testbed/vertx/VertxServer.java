@@ -109,11 +109,11 @@ public final class VertxServer implements AutoCloseable {
                 .setPort(config.port() == 0 ? -1 : config.port())
                 .setCompressionSupported(config.gzip())
                 .setTcpNoDelay(true)
-                .setAcceptBacklog(ServerTuning.ACCEPT_QUEUE)
                 .setIdleTimeout(config.idleTimeoutMs())
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 // 100 Continue only once the id and media type are accepted (BodyHandler sends it).
                 .setHandle100ContinueAutomatically(false);
+        ServerTuning.acceptQueue(config).ifPresent(options::setAcceptBacklog);
         if (config.gzip()) {
             // TESTBED_GZIP: Netty's compressor, gzip only (as Tomcat and Jetty offer), for bodies of
             // at least the contract's minimum. It compresses any media type, and every body the

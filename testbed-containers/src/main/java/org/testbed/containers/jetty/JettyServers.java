@@ -172,7 +172,7 @@ public final class JettyServers {
         connector.setHost(config.host());
         connector.setPort(config.port());
         connector.setIdleTimeout(ServerTuning.idleTimeout(config).toMillis());
-        connector.setAcceptQueueSize(ServerTuning.ACCEPT_QUEUE);
+        ServerTuning.acceptQueue(config).ifPresent(connector::setAcceptQueueSize);
         return connector;
     }
 

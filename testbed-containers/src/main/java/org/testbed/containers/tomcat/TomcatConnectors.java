@@ -44,7 +44,7 @@ public final class TomcatConnectors {
         set(connector, "keepAliveTimeout", idleMillis);
         set(connector, "connectionTimeout", idleMillis);
         set(connector, "maxSwallowSize", Long.toString(ServerTuning.DISCARD_LIMIT));
-        set(connector, "acceptCount", Integer.toString(ServerTuning.ACCEPT_QUEUE));
+        ServerTuning.acceptQueue(config).ifPresent(backlog -> set(connector, "acceptCount", Integer.toString(backlog)));
         // "100 Continue" only once the application reads the body: a rejected upload (413, 415) is
         // answered without inviting the client to send it, as Jetty does.
         set(connector, "continueResponseTiming", "onRead");

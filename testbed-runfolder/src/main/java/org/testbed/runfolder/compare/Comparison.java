@@ -12,6 +12,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.csv.Saturation;
 import org.testbed.runfolder.jfr.JfrRecord;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.stats.ForkPool;
@@ -418,7 +419,7 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
         count(caveats, all, s -> !s.caveats().steady(), "NOT STEADY");
         count(caveats, all, s -> s.caveats().notQuiet(), "NOT QUIET");
         count(caveats, all, s -> s.caveats().loadSaturated(), "SATURATED");
-        count(caveats, all, s -> s.saturation().listenOverflows() > 0, "listen queue overflowed");
+        count(caveats, all, s -> s.saturation().listenQueueOverflowed(), "listen queue overflowed", ": " + Saturation.CONNECT_RETRIES);
         count(caveats, all, s -> s.saturation().throttledMs() > 0, "CPU throttled by a cgroup limit");
         boolean oneForkA = !a.isEmpty() && a.stream().map(SampleRecord::repeat).distinct().count() == 1 && a.size() > 1;
         boolean oneForkB = !b.isEmpty() && b.stream().map(SampleRecord::repeat).distinct().count() == 1 && b.size() > 1;
@@ -431,9 +432,15 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
 
     private static void count(List<String> caveats, List<SampleRecord> samples, Predicate<SampleRecord> flagged,
                               String name) {
+        count(caveats, samples, flagged, name, "");
+    }
+
+    /** As above, the caveat followed by {@code why} it makes the figures suspect. */
+    private static void count(List<String> caveats, List<SampleRecord> samples, Predicate<SampleRecord> flagged,
+                              String name, String why) {
         long n = samples.stream().filter(flagged).count();
         if (n > 0) {
-            caveats.add(name + " in " + n + " of " + samples.size() + " samples");
+            caveats.add(name + " in " + n + " of " + samples.size() + " samples" + why);
         }
     }
 

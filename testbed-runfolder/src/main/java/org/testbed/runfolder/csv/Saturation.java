@@ -62,6 +62,18 @@ public record Saturation(double runQueueWaitUsPerReq, double runQueueWaitPct, do
                 v.decimal(CPU_LIMIT), v.decimal(THROTTLED_PERIODS), v.decimal(THROTTLED_MS));
     }
 
+    /**
+     * Why a step whose listen queue overflowed has a latency tail that is not the server's: the kernel
+     * dropped connection attempts, which their clients retry only after the initial retransmission
+     * timeout (1 s on Linux), so the slowest requests waited for a connection, not for an answer.
+     */
+    public static final String CONNECT_RETRIES = "its tail holds connect retries, not service time";
+
+    /** Whether a listen queue overflowed over the window: the latency tail holds {@link #CONNECT_RETRIES}. */
+    public boolean listenQueueOverflowed() {
+        return listenOverflows > 0;
+    }
+
     /** Whether the step had these readings. */
     public boolean known() {
         return !Double.isNaN(runQueueWaitUsPerReq);

@@ -63,8 +63,12 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
      * @param threads the server process's threads at the end of the step ({@code /proc/PID/stat}); 0 when not known
      * @param saturation whether it waited for CPUs, its listen queue or its cgroup's quota ({@link Saturation#UNKNOWN}
      *                   when not read)
+     * @param cpuClock how its CPU time was read: {@link #TICKS} or {@link #SCHEDSTAT}
+     * @param listenOverflowSamples how many of the step's samples saw a listen queue overflow: their latency
+     *                              tail holds connect retries, not service time ({@link Saturation#CONNECT_RETRIES})
      */
-    public record ServerSide(double cpusBusyPct, long threads, Saturation saturation, String cpuClock) {
+    public record ServerSide(double cpusBusyPct, long threads, Saturation saturation, String cpuClock,
+                             int listenOverflowSamples) {
         /** CPU time read from {@code /proc/PID/stat}, in clock ticks (10 ms): enough for a window of 2 s of CPU or more. */
         public static final String TICKS = "ticks";
         /** CPU time read from the threads' {@code schedstat}, in nanoseconds: for a window with little CPU in it. */
@@ -75,9 +79,19 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
             cpuClock = cpuClock == null ? "" : cpuClock;
         }
 
-        /** The server's side, its CPU time read in clock ticks. */
+        /** One sample's server side, its CPU time read as {@code cpuClock}: it counts itself when its listen queue overflowed. */
+        public ServerSide(double cpusBusyPct, long threads, Saturation saturation, String cpuClock) {
+            this(cpusBusyPct, threads, saturation, cpuClock, saturation != null && saturation.listenQueueOverflowed() ? 1 : 0);
+        }
+
+        /** One sample's server side, its CPU time read in clock ticks. */
         public ServerSide(double cpusBusyPct, long threads, Saturation saturation) {
             this(cpusBusyPct, threads, saturation, TICKS);
+        }
+
+        /** Whether the listen queue overflowed in any sample (a steps.csv without the count: the median sample's). */
+        public boolean listenQueueOverflowed() {
+            return listenOverflowSamples > 0 || saturation.listenQueueOverflowed();
         }
 
         /** The server's side without its saturation readings. */
@@ -302,6 +316,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
             s -> Double.isNaN(s.precision.targetPct()) ? "" : PrecisionTarget.percent(s.precision.targetPct()));
     private static final Column<StepRecord> PRECISION = Column.text("precision", s -> s.precision.status());
     private static final Column<StepRecord> CPU_CLOCK = Column.text("cpu_clock", s -> s.server.cpuClock());
+    private static final Column<StepRecord> LISTEN_OVERFLOW_SAMPLES = Column.count("listen_overflow_samples", s -> s.server.listenOverflowSamples());
 
     /** steps.csv's columns, in order. */
     public static final List<Column<StepRecord>> COLUMNS = Stream.of(
@@ -315,7 +330,8 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
             List.of(PRICE_PER_HOUR, SERVER_SHARE, COST_PER_MILLION, COST_CI_LOW, COST_CI_HIGH),
             List.of(FORKS, ADDED_FORKS, RPS_HALF_WIDTH, P99_HALF_WIDTH, CPU_HALF_WIDTH),
             RPS_SCATTER.columns(), P99_SCATTER.columns(), CPU_SCATTER.columns(),
-            List.of(PRECISION_TARGET, PRECISION, CPU_CLOCK))
+            List.of(PRECISION_TARGET, PRECISION, CPU_CLOCK),
+            List.of(LISTEN_OVERFLOW_SAMPLES))
             .flatMap(List::stream).toList();
 
     /** Reads a record back; a column an older runner did not write reads as unknown or 0. */
@@ -329,7 +345,8 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                         Conditions.parse(v.text(CONDITIONS))),
                 new DriverSide(v.text(DRIVER), v.decimal(DRIVER_CPU_MS), v.decimal(DRIVER_CPU_PCT), v.integer(PEAK_CONNECTIONS),
                         v.count(TLS_HANDSHAKES), v.count(GZIP_RESPONSES)),
-                new ServerSide(v.decimal(SERVER_CPUS_BUSY_PCT), v.count(SERVER_THREADS), Saturation.read(v), v.text(CPU_CLOCK)),
+                new ServerSide(v.decimal(SERVER_CPUS_BUSY_PCT), v.count(SERVER_THREADS), Saturation.read(v), v.text(CPU_CLOCK),
+                        v.integer(LISTEN_OVERFLOW_SAMPLES)),
                 new LoadSide(v.decimal(MEMCACHED_CPU_PCT), v.decimal(LOAD_CPUS_BUSY_PCT), v.decimal(STEAL_PCT),
                         v.decimal(OTHER_LOAD_PCT), v.decimal(LOAD_SIDE_PCT), v.flag(LOAD_SATURATED)),
                 new Setup(v.text(SERVER_CPUS), v.text(LOAD_CPUS), v.integer(DELAY_MS), v.integer(THREADS), v.text(SLA)),
@@ -356,6 +373,12 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                 load.loadSidePct(), anySaturated);
         return new StepRecord(key, driver, server, l, setup, files, allSamples, allSteadiness, openMedians,
                 cost.over(allSamples.rps()), precision);
+    }
+
+    /** This record with {@code samples} of its samples counted as having overflowed a listen queue. */
+    public StepRecord withListenOverflowSamples(int samples) {
+        return new StepRecord(key, driver, new ServerSide(server.cpusBusyPct(), server.threads(), server.saturation(),
+                server.cpuClock(), samples), load, setup, files, repeats, steadiness, open, cost, precision);
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.ResultsCsv;
 import org.testbed.runfolder.csv.SampleRecord;
+import org.testbed.runfolder.csv.Saturation;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
 import org.testbed.runfolder.stats.Spread;
@@ -170,6 +171,10 @@ public final class RunAssertions {
         }
         if (step.load().saturated()) {
             caveats.add("SATURATED: the load side may have been the limit");
+        }
+        if (step.server().listenQueueOverflowed()) {
+            caveats.add("listen queue overflowed in " + Math.max(1, step.server().listenOverflowSamples()) + " of " + n
+                    + " samples: " + Saturation.CONNECT_RETRIES);
         }
         return caveats;
     }

@@ -104,6 +104,9 @@
   }
 
   function notSteady(r) { return !!(r.step && num(r.step.not_steady_samples) > 0); }
+  // A step whose listen queue overflowed: its slowest requests waited for a dropped SYN's retry.
+  function connectRetries(r) { return !!(r.step && (num(r.step.listen_overflow_samples) > 0 || num(r.step.listen_overflows) > 0)); }
+  function p99Cell(r, text) { return connectRetries(r) ? {text: text + ' (connect retries)', cls: 'bad'} : text; }
 
   // A vertical error bar from y1 to y2 (pixels) at x, with caps.
   function errorBar(parent, x, y1, y2, color, text) {
@@ -448,6 +451,13 @@
         'within the measured window (first third against last third of its 1-second windows). They are ringed in purple (dashed) on the charts and marked in the tables: ' +
         unsteady.map(function (r) { return r.variant + ' ' + r.scenario + ' ' + levelLabel(r); }).join(', ') + '.');
     }
+    var retried = rows.filter(connectRetries);
+    if (retried.length) {
+      html('p', {'class': 'note flag', id: 'connect-retries'}, main, retried.length + ' of ' + rows.length + ' steps overflowed a listen queue: ' +
+        'the kernel dropped connection attempts, which their clients retry only after a second (the initial SYN retransmission timeout), so ' +
+        'their latency tail holds connect retries, not service time. Their p99 is marked "(connect retries)" in the tables: ' +
+        retried.map(function (r) { return r.variant + ' ' + r.scenario + ' ' + levelLabel(r); }).join(', ') + '.');
+    }
     var cutShort = rows.filter(function (r) { return r.step && num(r.step.warmup_unsettled_samples) > 0; });
     if (cutShort.length) {
       html('p', {'class': 'note flag', id: 'warmup-cut-short'}, main, cutShort.length + ' of ' + rows.length + ' steps followed a warm-up that reached ' +
@@ -639,7 +649,7 @@
           return vr.reduce(function (a, b) { return b.rps > a.rps ? b : a; });
         }).filter(function (r) { return r; }).sort(function (a, b) { return b.rps - a.rps; });
         table(main, [{name: 'variant', l: 1}, {name: 'mode', l: 1}, 'level', 'req/s', {name: 'req/s interval', l: 1}, 'p99 ms', 'CPU ms/req (user+sys)', 'errors', {name: 'steady', l: 1}, {name: 'load generator', l: 1}],
-          best.map(function (r) { return [r.variant, r.mode, levelLabel(r), fmt(r.rps, 0), spreadText(spreadOf(r, 'rps'), 0), fmt(r.lat_p99_ms, 3), fmt(cpuPerReq(r), 4), r.errors, steadyCell(r),
+          best.map(function (r) { return [r.variant, r.mode, levelLabel(r), fmt(r.rps, 0), spreadText(spreadOf(r, 'rps'), 0), p99Cell(r, fmt(r.lat_p99_ms, 3)), fmt(cpuPerReq(r), 4), r.errors, steadyCell(r),
             r.step ? {text: (saturated(r) ? 'SATURATED: ' : '') + 'load side ' + fmt(r.step.load_side_pct || (r.step.driver_cpu_pct || 0) + (r.step.memcached_cpu_pct || 0), 0) + '% (driver ' + fmt(r.step.driver_cpu_pct, 0) + '%, memcached ' +
               fmt(r.step.memcached_cpu_pct, 0) + '%)', cls: saturated(r) ? 'bad' : ''} : '']; }));
       });
@@ -669,7 +679,7 @@
         return afterThrottled([r.variant, r.scenario, levelLabel(r), r.timeline !== undefined ? {href: '#timeline=' + r.timeline, text: 'through time'} : '',
           r.driver, r.conditions || 'plain', s.tls_handshakes !== undefined ? s.tls_handshakes : '',
           s.gzip_responses !== undefined ? s.gzip_responses : '', r.requests, r.errors ? {text: String(r.errors), cls: 'bad'} : 0, fmt(r.rps, 1),
-          fmt(r.lat_p50_ms, 3), fmt(r.lat_p90_ms, 3), fmt(r.lat_p99_ms, 3), fmt(r.lat_p999_ms, 3), fmt(r.lat_max_ms, 3),
+          fmt(r.lat_p50_ms, 3), fmt(r.lat_p90_ms, 3), p99Cell(r, fmt(r.lat_p99_ms, 3)), fmt(r.lat_p999_ms, 3), fmt(r.lat_max_ms, 3),
           fmt(r.cpu_user_ms_per_req, 4), fmt(r.cpu_sys_ms_per_req, 4), fmt(num(s.runq_wait_us_per_req), 2),
           isNaN(num(s.runq_wait_pct)) ? '' : {text: fmt(num(s.runq_wait_pct), 0) + '%', cls: num(s.runq_wait_pct) >= 10 ? 'bad' : ''},
           fmt(num(s.involuntary_cs_per_req), 4), num(s.listen_overflows) > 0 ? {text: fmt(num(s.listen_overflows), 0), cls: 'bad'} : fmt(num(s.listen_overflows), 0),

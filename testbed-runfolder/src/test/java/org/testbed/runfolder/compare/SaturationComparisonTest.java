@@ -43,7 +43,7 @@ class SaturationComparisonTest {
         assertThat(runq.ratio()).isBetween(0.45, 0.55);
         assertThat(runq.verdict()).isEqualTo(Verdict.FASTER);
         assertThat(m.change(Comparison.Metric.INVOLUNTARY_CS).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
-        assertThat(m.flags()).contains("listen queue overflowed in 5 of 10 samples");
+        assertThat(m.flags()).contains("listen queue overflowed in 5 of 10 samples: its tail holds connect retries, not service time");
         assertThat(CompareWriter.table(c)).contains("runq_wait").contains("involuntary_cs");
     }
 

@@ -94,6 +94,7 @@ class ResultsCsvTest {
         });
         List<String> header = Csv.parse(Files.readString(file)).get(0);
         List<String> line = Csv.parse(Files.readString(file)).get(1);
+        // Located by name: columns added after them (listen_overflow_samples) must not move them.
         int at = header.indexOf("price_per_hour");
         assertThat(header.subList(at, at + 5)).containsExactly("price_per_hour", "server_share",
                 "cost_per_million", "cost_per_million_ci_low", "cost_per_million_ci_high");

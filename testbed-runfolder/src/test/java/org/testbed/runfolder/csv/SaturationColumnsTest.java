@@ -27,7 +27,8 @@ class SaturationColumnsTest {
         Path steps = dir.resolve(StepsCsv.FILE);
         StepsCsv.TABLE.write(steps, List.of(step));
         assertThat(StepsCsv.TABLE.read(steps)).singleElement()
-                .satisfies(s -> assertThat(s.server().saturation()).isEqualTo(QUEUED));
+                .satisfies(s -> assertThat(s.server().saturation()).isEqualTo(QUEUED))
+                .satisfies(s -> assertThat(s.server().listenOverflowSamples()).as("a sample counts its own overflow").isEqualTo(1));
 
         SampleRecord sample = new SampleRecord(step.key(), 1, 1, new SampleRecord.Figures(9000, 40, 0.05, 0),
                 StepRecord.OpenModel.CLOSED, SampleRecord.Caveats.none(10), "raw/x.txt", 0, 0, QUEUED);
@@ -50,6 +51,23 @@ class SaturationColumnsTest {
         Files.writeString(old, Csv.line(lines.get(0).subList(0, first)) + Csv.line(lines.get(1).subList(0, first)));
         assertThat(StepsCsv.TABLE.read(old)).singleElement()
                 .satisfies(s -> assertThat(s.server().saturation().known()).isFalse());
+    }
+
+    @Test
+    void aStepCountsItsSamplesWhoseListenQueueOverflowedInAColumnAfterTheOlderOnes(@TempDir Path dir) throws Exception {
+        StepRecord plain = Records.step(Records.row(Records.open("servlet-tomcat-virtual", "delay", 5000), 5000, 1595), 10);
+        StepRecord step = new StepRecord(plain.key(), plain.driver(), new StepRecord.ServerSide(100, 40, QUEUED),
+                plain.load(), plain.setup(), plain.files(), plain.repeats(), plain.steadiness(), plain.open(), plain.cost())
+                .withListenOverflowSamples(2);
+        Path steps = dir.resolve(StepsCsv.FILE);
+        StepsCsv.TABLE.write(steps, List.of(step, plain));
+        List<List<String>> lines = Csv.parse(Files.readString(steps));
+        int at = lines.get(0).indexOf("listen_overflow_samples");
+        assertThat(at).as("after the columns steps.csv had before it").isGreaterThan(lines.get(0).indexOf("cost_per_million_ci_high"));
+        assertThat(lines.get(1).get(at)).isEqualTo("2");
+        assertThat(lines.get(2).get(at)).isEqualTo("0");
+        assertThat(StepsCsv.TABLE.read(steps)).extracting(s -> s.server().listenQueueOverflowed()).containsExactly(true, false);
+        assertThat(Saturation.UNKNOWN.listenQueueOverflowed()).as("no reading is no overflow").isFalse();
     }
 
     @Test

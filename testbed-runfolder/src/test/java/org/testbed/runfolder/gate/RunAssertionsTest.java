@@ -141,10 +141,12 @@ class RunAssertionsTest {
     void theCaveatsOfAStepGoWithItsCheck() throws Exception {
         List<StepRecord> steps = StepsCsv.TABLE.read(dir.resolve(StepsCsv.FILE));
         StepsCsv.TABLE.write(dir.resolve(StepsCsv.FILE), steps.stream().map(s -> s.key().scenario().equals("delay")
-                ? Records.saturated(s.over(s.repeats(), new StepRecord.Steadiness(60, 1, 1), s.open(), true)) : s).toList());
+                ? Records.saturated(s.over(s.repeats(), new StepRecord.Steadiness(60, 1, 1), s.open(), true))
+                        .withListenOverflowSamples(1) : s).toList());
         RunAssertions.Check delay = check("delay:errors=0").get(0);
         assertThat(delay.caveats()).containsExactly("warm-up cut short in 1 of 1 samples", "NOT STEADY in 1 of 1 samples",
-                "SATURATED: the load side may have been the limit");
+                "SATURATED: the load side may have been the limit",
+                "listen queue overflowed in 1 of 1 samples: its tail holds connect retries, not service time");
         assertThat(RunAssertions.table(List.of(delay))).contains("(warm-up cut short in 1 of 1 samples; NOT STEADY");
     }
 }

@@ -11,6 +11,7 @@ import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.OperationRecord;
+import org.testbed.runfolder.csv.Saturation;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.stats.PrecisionTarget;
 import org.testbed.runfolder.stats.Spread;
@@ -124,9 +125,9 @@ public final class Progress {
             spread = String.format(Locale.ROOT, "  [n=%d: %.0f..%.0f req/s, p99 %.3f..%.3f ms]", soFar.size(),
                     a.step().repeats().rps().min(), a.step().repeats().rps().max(), a.step().repeats().p99().min(), a.step().repeats().p99().max());
         }
-        out.printf(Locale.ROOT, "[%3d/%d] %-22s %-9s %-8s %9.0f req/s  p99 %8.3f ms  cpu %7.4f ms/req%s  load CPU %3.0f%%%s%s%s%s%s  ETA %s%n",
+        out.printf(Locale.ROOT, "[%3d/%d] %-22s %-9s %-8s %9.0f req/s  p99 %8.3f ms%s  cpu %7.4f ms/req%s  load CPU %3.0f%%%s%s%s%s%s  ETA %s%n",
                 stepsDone, totalSteps, row.variant(), row.scenario(), row.key().describe(), row.throughput().rps(), row.latency().p99Ms(),
-                row.server().cpuMsPerReq(), SaturationAccounting.headline(step.server().saturation(), row.throughput().requests())
+                connectRetries(step.server().listenQueueOverflowed()), row.server().cpuMsPerReq(), SaturationAccounting.headline(step.server().saturation(), row.throughput().requests())
                         + (sample.jfr() == null ? "" : RecordingLine.headline(sample.jfr())),
                 step.load().loadSidePct(), step.load().saturated() ? " SATURATED" : "",
                 step.load().otherLoadPct() > LoadAccounting.NOISE_PCT
@@ -139,6 +140,14 @@ public final class Progress {
             out.println(operations);
         }
         out.flush();
+    }
+
+    /**
+     * The caveat beside the latency of a sample or step whose listen queue overflowed: its slowest
+     * requests waited for a dropped connection attempt to be retried, so its p99 is not the server's.
+     */
+    static String connectRetries(boolean overflowed) {
+        return overflowed ? " (" + Saturation.CONNECT_RETRIES + ")" : "";
     }
 
     /**
@@ -176,11 +185,13 @@ public final class Progress {
             StepRecord.Repeats r = step.repeats();
             StepRecord.Steadiness st = step.steadiness();
             StepRecord.Precision p = step.precision();
-            out.printf(Locale.ROOT, "  %-22s %-9s %-8s %9.0f req/s [%.0f, %.0f] %s  p99 %8.3f ms [%.3f, %.3f] %s  cpu %7.4f ms/req"
+            out.printf(Locale.ROOT, "  %-22s %-9s %-8s %9.0f req/s [%.0f, %.0f] %s  p99 %8.3f ms [%.3f, %.3f] %s%s  cpu %7.4f ms/req"
                             + " [%.4f, %.4f] %s  (n=%d, %s)%s%s%s%n",
                     row.variant(), row.scenario(), row.key().describe(), row.throughput().rps(), r.rps().ciLow(),
                     r.rps().ciHigh(), halfWidth(r.rps()), row.latency().p99Ms(), r.p99().ciLow(), r.p99().ciHigh(),
-                    halfWidth(r.p99()), row.server().cpuMsPerReq(), r.cpu().ciLow(), r.cpu().ciHigh(), halfWidth(r.cpu()),
+                    halfWidth(r.p99()), step.server().listenQueueOverflowed() ? String.format(Locale.ROOT, " (%d of %d samples: %s)",
+                            Math.max(1, step.server().listenOverflowSamples()), r.count(), Saturation.CONNECT_RETRIES) : "",
+                    row.server().cpuMsPerReq(), r.cpu().ciLow(), r.cpu().ciHigh(), halfWidth(r.cpu()),
                     r.count(), forks(p),
                     (st.steady() ? "" : "  NOT STEADY x" + st.notSteadySamples())
                             + (st.warmupUnsettledSamples() == 0 ? "" : "  WARM-UP CUT SHORT x" + st.warmupUnsettledSamples()),

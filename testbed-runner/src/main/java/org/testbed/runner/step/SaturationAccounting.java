@@ -114,6 +114,10 @@ record SaturationAccounting(Saturation figures, ThreadSchedules.Delta threads, T
         text.append(String.format(Locale.ROOT, "TCP of the server's network namespace (every socket in it, the load side's too"
                         + " when it shares it): ListenOverflows +%d, ListenDrops +%d, RetransSegs +%d%n",
                 tcp.listenOverflows(), tcp.listenDrops(), tcp.retransSegs()));
+        if (figures.listenQueueOverflowed()) {
+            text.append("a full listen queue dropped connection attempts, which their clients retry only after the initial"
+                    + " retransmission timeout (1 s on Linux): " + Saturation.CONNECT_RETRIES + "\n");
+        }
         text.append(throttling == null ? "CPU throttling: no cgroup CPU limit applies to the server\n"
                 : String.format(Locale.ROOT, "CPU throttling (its cgroup's cpu.stat, limit %.2f CPUs): throttled in %d of %d"
                         + " periods, %.1f ms%n", figures.cpuLimit(), throttling.throttledPeriods(), throttling.periods(),

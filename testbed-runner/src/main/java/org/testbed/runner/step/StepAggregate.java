@@ -21,7 +21,8 @@ import org.testbed.runfolder.stats.VarianceComponents;
  * of its samples (so one slow repeat does not move it), except {@code errors}, the most any sample
  * had, so that the median never hides an error, and the user/system split of CPU per request,
  * taken from the median sample(s) so that it adds up to the median; the spread of throughput, p99 and CPU per request
- * with the confidence interval of their centre, fork by fork ({@link #spread}); a step is saturated if any sample was. The load-side
+ * with the confidence interval of their centre, fork by fork ({@link #spread}); a step is saturated if any sample was, and
+ * counts the samples whose listen queue overflowed. The load-side
  * details and the raw file are those of the sample whose throughput is the median.
  */
 record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judged judged) {
@@ -73,7 +74,9 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
                         (int) samples.stream().filter(s -> !s.sample().caveats().warmupSettled()).count()),
                 new StepRecord.OpenModel(median(samples, s -> s.sample().open().latP99UncorrectedMs()),
                         median(samples, s -> s.sample().open().scheduleLagP99Ms())),
-                samples.stream().anyMatch(s -> s.step().load().saturated()));
+                samples.stream().anyMatch(s -> s.step().load().saturated()))
+                .withListenOverflowSamples((int) samples.stream()
+                        .filter(s -> s.step().server().saturation().listenQueueOverflowed()).count());
         Judged judged = new Judged(judged(samples, StepPools.RPS, pools.rps(), rps), judged(samples, StepPools.P99, pools.p99(), p99),
                 judged(samples, StepPools.CPU, pools.cpu(), cpu));
         return new StepAggregate(row, step, List.copyOf(samples), judged);
