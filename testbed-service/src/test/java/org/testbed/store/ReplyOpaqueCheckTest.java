@@ -46,12 +46,14 @@ class ReplyOpaqueCheckTest {
             List<CompletableFuture<?>> inFlight = new ArrayList<>();
             memcached.pause();
             try {
-                CompletableFuture<Versioned> readOfB = store.getAsync(b);
-                inFlight.add(readOfB);
+                int sent = proxy.requests();
+                inFlight.add(store.getAsync(b));
                 inFlight.add(store.getAsync("opaque-absent-" + System.nanoTime()));
                 // a write memcached, once resumed, refuses: b exists
                 inFlight.add(store.addAsync(b, bytes("never")));
                 inFlight.add(store.pingAsync());
+                assertThat(proxy.awaitRequests(sent + inFlight.size(), TIMEOUT_MS / 2))
+                        .as("the four operations sent, so in flight").isTrue();
                 assertThat(proxy.replayLastReply()).isTrue();
 
                 for (CompletableFuture<?> operation : inFlight) {
@@ -89,7 +91,9 @@ class ReplyOpaqueCheckTest {
 
             memcached.pause();
             try {
+                int sent = proxy.requests();
                 CompletableFuture<Versioned> readOfB = store.getAsync(b);
+                assertThat(proxy.awaitRequests(sent + 1, TIMEOUT_MS / 2)).as("the read of b sent").isTrue();
                 assertThat(proxy.replayLastReply()).isTrue();
                 Versioned read;
                 try {

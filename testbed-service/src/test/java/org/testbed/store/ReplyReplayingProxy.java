@@ -17,8 +17,9 @@ import java.util.List;
  * copy of the last reply memcached sent: a reply on the wire that no operation in flight is waiting
  * for, which is what a store reading replies out of turn would take for the next operation's.
  *
- * <p>It forwards requests byte for byte and replies whole (a binary reply is a 24-byte header and
- * the body length it states), so a copy always lands between two replies. Only the newest client
+ * <p>It forwards requests and replies whole (a binary frame is a 24-byte header and the body length
+ * it states), so a copy always lands between two replies, and it counts the requests, so a test
+ * knows when its operations are on the wire. Only the newest client
  * connection is served a copy; a store that drops its connection comes back on a new one.
  */
 final class ReplyReplayingProxy implements AutoCloseable {
@@ -29,6 +30,7 @@ final class ReplyReplayingProxy implements AutoCloseable {
     private final List<Socket> sockets = new ArrayList<>();
     private OutputStream client;
     private byte[] lastReply;
+    private int requests;
     private final Thread acceptor;
 
     ReplyReplayingProxy(String memcachedAddress) throws IOException {
@@ -68,7 +70,7 @@ final class ReplyReplayingProxy implements AutoCloseable {
                     sockets.add(up);
                     client = toClient;
                 }
-                daemon("proxy-requests", () -> copy(downstream, up)).start();
+                daemon("proxy-requests", () -> requests(downstream, up)).start();
                 daemon("proxy-replies", () -> replies(up, downstream, toClient)).start();
             } catch (IOException closedOrRefused) {
                 // closed: the loop ends; refused: the client's connection is dropped, it retries
@@ -76,14 +78,19 @@ final class ReplyReplayingProxy implements AutoCloseable {
         }
     }
 
-    private static void copy(Socket from, Socket to) {
-        byte[] buffer = new byte[64 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-            int read;
-            while ((read = in.read(buffer)) >= 0) {
-                out.write(buffer, 0, read);
+    /** Forwards whole requests, counting them. */
+    private void requests(Socket from, Socket to) {
+        try (DataInputStream in = new DataInputStream(from.getInputStream()); OutputStream out = to.getOutputStream()) {
+            while (true) {
+                byte[] request = readFrame(in);
+                out.write(request);
+                out.flush();
+                synchronized (this) {
+                    requests++;
+                    notifyAll();
+                }
             }
-        } catch (IOException closed) {
+        } catch (IOException | RuntimeException closed) {
             // either side closed: the other pump ends too
         } finally {
             closeQuietly(from);
@@ -91,17 +98,41 @@ final class ReplyReplayingProxy implements AutoCloseable {
         }
     }
 
+    /** One binary frame: the 24-byte header and the body length it states (bytes 8 to 11). */
+    private static byte[] readFrame(DataInputStream in) throws IOException {
+        byte[] header = new byte[HEADER];
+        in.readFully(header);
+        int bodyLength = ((header[8] & 0xff) << 24) | ((header[9] & 0xff) << 16)
+                | ((header[10] & 0xff) << 8) | (header[11] & 0xff);
+        byte[] frame = new byte[HEADER + bodyLength];
+        System.arraycopy(header, 0, frame, 0, HEADER);
+        in.readFully(frame, HEADER, bodyLength);
+        return frame;
+    }
+
+    /** Requests forwarded to memcached so far, on every connection. */
+    synchronized int requests() {
+        return requests;
+    }
+
+    /** Waits (at most {@code millis}) until {@code count} requests in all have been forwarded. */
+    synchronized boolean awaitRequests(int count, long millis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + millis;
+        while (requests < count) {
+            long left = deadline - System.currentTimeMillis();
+            if (left <= 0) {
+                return false;
+            }
+            wait(left);
+        }
+        return true;
+    }
+
     /** Forwards whole replies, remembering the last one. */
     private void replies(Socket from, Socket to, OutputStream toClient) {
         try (DataInputStream in = new DataInputStream(from.getInputStream())) {
             while (true) {
-                byte[] header = new byte[HEADER];
-                in.readFully(header);
-                int bodyLength = ((header[8] & 0xff) << 24) | ((header[9] & 0xff) << 16)
-                        | ((header[10] & 0xff) << 8) | (header[11] & 0xff);
-                byte[] reply = new byte[HEADER + bodyLength];
-                System.arraycopy(header, 0, reply, 0, HEADER);
-                in.readFully(reply, HEADER, bodyLength);
+                byte[] reply = readFrame(in);
                 synchronized (this) {
                     toClient.write(reply);
                     toClient.flush();
