@@ -47,14 +47,14 @@ public final class MemcachedItemStore implements ItemStore {
     private static final ScheduledThreadPoolExecutor TIMEOUTS = timeoutScheduler();
 
     private final MemcachedClient client;
-    private final StoreConnectionFactory connection;
+    private final StoreConnectionFactory connectionFactory;
     private final ExecutorService callbacks;
     private final long timeoutMillis;
 
-    private MemcachedItemStore(MemcachedClient client, StoreConnectionFactory connection, ExecutorService callbacks,
-                               long timeoutMillis) {
+    private MemcachedItemStore(MemcachedClient client, StoreConnectionFactory connectionFactory,
+                               ExecutorService callbacks, long timeoutMillis) {
         this.client = client;
-        this.connection = connection;
+        this.connectionFactory = connectionFactory;
         this.callbacks = callbacks;
         this.timeoutMillis = timeoutMillis;
     }
@@ -244,7 +244,7 @@ public final class MemcachedItemStore implements ItemStore {
      * dropped its connection; each is also logged. Zero unless something sent or read out of turn.
      */
     public long mismatchedReplies() {
-        return connection.mismatchedReplies();
+        return connectionFactory.mismatchedReplies();
     }
 
     /** Whether every server has a connection right now (for tests that watch a reconnect). */
