@@ -52,6 +52,11 @@ import org.testbed.store.WriteResult;
  *   <li>{@code nodes}: 1 or 3 memcached processes behind Ketama consistent hashing. One caller
  *       waits for one node at a time, so more nodes should cost only the hashing (an MD5 per key)
  *       and an extra connection; a difference beyond that is the client's doing.</li>
+ *   <li>{@code replyCheck}: {@code on} is the store every variant runs, which checks each reply's
+ *       opaque against the operation that reads it (one more callback object per operation, two
+ *       field reads and a compare per reply, on the I/O thread); {@code off} is the same store
+ *       without that check, as spymemcached leaves it. The difference is what the check costs an
+ *       operation; {@code -prof gc} shows its bytes per operation.</li>
  * </ul>
  *
  * Every result is checked (a get must find the item, a write must be STORED), so a store that
@@ -83,6 +88,10 @@ public class StoreBenchmark {
         @Param({"100"})
         public int payload;
 
+        /** Whether the store checks each reply's opaque (every variant's store does). */
+        @Param({"on", "off"})
+        public String replyCheck;
+
         final List<MemcachedProcess> memcached = new ArrayList<>();
         MemcachedItemStore store;
 
@@ -92,7 +101,11 @@ public class StoreBenchmark {
                 memcached.add(MemcachedProcess.start());
             }
             String servers = memcached.stream().map(MemcachedProcess::address).collect(Collectors.joining(","));
-            store = MemcachedItemStore.connect(servers, TIMEOUT_MS);
+            store = switch (replyCheck) {
+                case "on" -> MemcachedItemStore.connect(servers, TIMEOUT_MS);
+                case "off" -> MemcachedItemStore.connectWithoutReplyCheck(servers, TIMEOUT_MS);
+                default -> throw new IllegalArgumentException("replyCheck is on or off, not " + replyCheck);
+            };
             if (!store.awaitConnected(Duration.ofSeconds(10))) {
                 throw new IllegalStateException("the store did not connect to " + servers + " within 10 s");
             }

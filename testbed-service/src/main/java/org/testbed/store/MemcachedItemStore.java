@@ -25,8 +25,9 @@ import net.spy.memcached.ops.StatusCode;
 
 /**
  * {@link ItemStore} over spymemcached, connected as {@link StoreConnectionFactory} says (binary
- * protocol, Ketama hashing, fast failure while a server is down, quick reconnects, and
- * {@link ReconnectSafeConnection}'s fix to those reconnects), with a per-operation timeout
+ * protocol, Ketama hashing, fast failure while a server is down, quick reconnects,
+ * {@link ReconnectSafeConnection}'s fix to those reconnects, and every reply checked against the
+ * operation that reads it), with a per-operation timeout
  * ({@code MEMCACHED_TIMEOUT_MS}) on the sync and on the async path: spymemcached itself only times
  * out callers of {@code Future.get}.
  */
@@ -46,11 +47,14 @@ public final class MemcachedItemStore implements ItemStore {
     private static final ScheduledThreadPoolExecutor TIMEOUTS = timeoutScheduler();
 
     private final MemcachedClient client;
+    private final StoreConnectionFactory connectionFactory;
     private final ExecutorService callbacks;
     private final long timeoutMillis;
 
-    private MemcachedItemStore(MemcachedClient client, ExecutorService callbacks, long timeoutMillis) {
+    private MemcachedItemStore(MemcachedClient client, StoreConnectionFactory connectionFactory,
+                               ExecutorService callbacks, long timeoutMillis) {
         this.client = client;
+        this.connectionFactory = connectionFactory;
         this.callbacks = callbacks;
         this.timeoutMillis = timeoutMillis;
     }
@@ -61,12 +65,25 @@ public final class MemcachedItemStore implements ItemStore {
      * while Memcached is down starts answering as soon as it is up.
      */
     public static MemcachedItemStore connect(String servers, long timeoutMillis) {
+        return connect(servers, timeoutMillis, true);
+    }
+
+    /**
+     * As {@link #connect}, but replies are not checked against the operation that reads them, as
+     * spymemcached leaves them: for {@code StoreBenchmark}, to measure what the check costs. A
+     * service never uses it.
+     */
+    public static MemcachedItemStore connectWithoutReplyCheck(String servers, long timeoutMillis) {
+        return connect(servers, timeoutMillis, false);
+    }
+
+    private static MemcachedItemStore connect(String servers, long timeoutMillis, boolean checkReplies) {
         List<InetSocketAddress> addresses = AddrUtil.getAddresses(servers);
         ExecutorService callbacks = Executors.newFixedThreadPool(
                 Math.max(2, Runtime.getRuntime().availableProcessors()), daemonThreads("memcached-callback"));
-        StoreConnectionFactory factory = new StoreConnectionFactory(timeoutMillis, callbacks);
+        StoreConnectionFactory factory = new StoreConnectionFactory(timeoutMillis, callbacks, checkReplies);
         try {
-            return new MemcachedItemStore(new MemcachedClient(factory, addresses), callbacks, timeoutMillis);
+            return new MemcachedItemStore(new MemcachedClient(factory, addresses), factory, callbacks, timeoutMillis);
         } catch (IOException e) {
             callbacks.shutdown();
             throw new IllegalArgumentException("Cannot set up a Memcached client for " + servers + ": " + e.getMessage(), e);
@@ -220,6 +237,14 @@ public final class MemcachedItemStore implements ItemStore {
     private static StoreUnavailableException failure(OperationFuture<?> done) {
         return new StoreUnavailableException("it answered " + done.getStatus().getStatusCode()
                 + " (" + done.getStatus().getMessage() + ")", null);
+    }
+
+    /**
+     * Replies read for an operation they did not answer (another operation's opaque), each of which
+     * dropped its connection; each is also logged. Zero unless something sent or read out of turn.
+     */
+    public long mismatchedReplies() {
+        return connectionFactory.mismatchedReplies();
     }
 
     /** Whether every server has a connection right now (for tests that watch a reconnect). */

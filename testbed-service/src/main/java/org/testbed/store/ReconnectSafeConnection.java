@@ -22,7 +22,9 @@ import net.spy.memcached.ops.OperationState;
  * reconnect clears, and nothing puts it back: on the new connection it is sent, but no one waits
  * for its reply. Every later operation then reads the reply meant for the one before it, a read of
  * a stored item answers "not found" or another item's value, until some reply fails to parse and
- * the connection drops again (the library checks a binary reply's opaque only in an assert).
+ * the connection drops again (the library checks a binary reply's opaque only in an assert; the
+ * store now checks it always, {@link OpaqueCheckedCallback}, so such a shift would drop the
+ * connection at its first reply instead).
  *
  * <p>Taking that operation off the write queue first lets the reconnect cancel it along with the
  * others already sent, so its caller gets the same "unavailable" as theirs. Its write may or may

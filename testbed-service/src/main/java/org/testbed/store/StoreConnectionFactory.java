@@ -11,11 +11,13 @@ import net.spy.memcached.KetamaNodeLocator;
 import net.spy.memcached.MemcachedConnection;
 import net.spy.memcached.MemcachedNode;
 import net.spy.memcached.NodeLocator;
+import net.spy.memcached.OperationFactory;
 
 /**
  * How the store talks to Memcached, configured for the contract rather than for spymemcached's
  * defaults. A factory of its own (not {@code ConnectionFactoryBuilder}) because only a factory can
- * choose the connection class: {@link ReconnectSafeConnection}.
+ * choose the connection class, {@link ReconnectSafeConnection}, and the operations,
+ * {@link OpaqueCheckedOperationFactory}'s.
  *
  * <ul>
  *   <li>Binary protocol: its store replies carry the new CAS, so create and update return an ETag
@@ -28,6 +30,9 @@ import net.spy.memcached.NodeLocator;
  *       time-outs in a row, so a hung server's connection is replaced.</li>
  *   <li>Enqueueing never blocks longer than the timeout: spymemcached's default would block a
  *       request thread for 10 s once a hung server's queue is full.</li>
+ *   <li>Every reply is checked against the operation that reads it (its opaque): one read for
+ *       another operation drops the connection instead of answering a caller with another's
+ *       reply. spymemcached checks it only in an {@code assert}.</li>
  * </ul>
  */
 final class StoreConnectionFactory extends BinaryConnectionFactory {
@@ -37,11 +42,25 @@ final class StoreConnectionFactory extends BinaryConnectionFactory {
 
     private final long timeoutMillis;
     private final ExecutorService callbacks;
+    /** One for the client and its connection, so that one count holds every mismatch. */
+    private final OpaqueCheckedOperationFactory checkedOperations = new OpaqueCheckedOperationFactory();
+    private final boolean checkReplies;
 
-    StoreConnectionFactory(long timeoutMillis, ExecutorService callbacks) {
+    StoreConnectionFactory(long timeoutMillis, ExecutorService callbacks, boolean checkReplies) {
         super(DEFAULT_OP_QUEUE_LEN, DEFAULT_READ_BUFFER_SIZE, DefaultHashAlgorithm.KETAMA_HASH);
         this.timeoutMillis = timeoutMillis;
         this.callbacks = callbacks;
+        this.checkReplies = checkReplies;
+    }
+
+    @Override
+    public OperationFactory getOperationFactory() {
+        return checkReplies ? checkedOperations : super.getOperationFactory();
+    }
+
+    /** Replies read for another operation so far; each dropped the connection. */
+    long mismatchedReplies() {
+        return checkedOperations.mismatchedReplies();
     }
 
     @Override
