@@ -108,6 +108,9 @@ final class ContractChecks {
 
         assertProblem("malformed If-Match", http.post(path(id), item("lost", "p"), Map.of("If-Match", "garbage")), 412);
         assertProblem("weak If-Match", http.post(path(id), item("lost", "p"), Map.of("If-Match", "W/" + second.etag())), 412);
+        // CAS 0 is what Memcached's binary protocol reads as "no CAS": taken at its word it would store unconditionally.
+        assertProblem("If-Match \"0\"", http.post(path(id), item("lost", "p"), Map.of("If-Match", "\"0\"")), 412);
+        assertProblem("If-Match \"0\" of an absent item", http.post(path(newId()), item("lost", "p"), Map.of("If-Match", "\"0\"")), 412);
         assertStored(id, "v2", "p");
 
         assertThat(http.post(path(id), item("v3", "p"), Map.of("If-Match", "*")).status()).isEqualTo(200);

@@ -34,7 +34,9 @@ public enum ETags {
     /**
      * Parses an {@code If-Match} value holding one entity tag this service could have issued.
      * Returns null when it names none (a weak tag to a {@link #STRONG} service, a list, or
-     * malformed): such a precondition can never hold, which RFC 9110 answers with 412.
+     * malformed): such a precondition can never hold, which RFC 9110 answers with 412. {@code "0"} is
+     * one of those: Memcached gives no stored item CAS 0, and its binary protocol reads a CAS of 0 as
+     * "no CAS at all", so taken at its word it would turn a conditional update into an unconditional one.
      */
     public Long casOf(String ifMatch) {
         String value = ifMatch.trim();
@@ -49,7 +51,8 @@ public enum ETags {
             return null;
         }
         try {
-            return Long.parseUnsignedLong(hex, 16);
+            long cas = Long.parseUnsignedLong(hex, 16);
+            return cas == 0 ? null : cas;
         } catch (NumberFormatException e) {
             return null;
         }

@@ -30,6 +30,8 @@ class HttpPiecesTest {
         assertThat(ETags.STRONG.casOf("W/\"1f\"")).isNull();
         assertThat(ETags.STRONG.casOf("1f")).isNull();
         assertThat(ETags.STRONG.casOf("\"zz\"")).isNull();
+        assertThat(ETags.STRONG.casOf("\"0\"")).as("CAS 0 is Memcached's 'no CAS': it names no stored item").isNull();
+        assertThat(ETags.WEAK.casOf("W/\"00\"")).isNull();
         assertThat(ETags.STRONG.casOf("\"1\", \"2\"")).isNull();
         assertThat(ETags.STRONG.casOf("\"11111111111111111\"")).isNull();
         // With gzip on the tags are weak, and If-Match takes them as sent (or the same value strong).
