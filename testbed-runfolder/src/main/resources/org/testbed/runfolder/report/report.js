@@ -491,7 +491,7 @@
     if (!summary || !summary.rankings || !summary.rankings.length) { return; }
     var sec = html('section', {id: 'summary'}, main);
     html('h2', {}, sec, 'The answer');
-    if (emulated) { html('p', {'class': 'note flag'}, sec, 'Emulated server: these figures are mechanics, not performance.'); }
+    if (emulated) { html('p', {'class': 'note flag'}, sec, 'Emulated: ' + emulated + '.'); }
     var priced = summary.rankings.some(function (r) { return r.places.some(function (p) { return !isNaN(num(p.cost_per_million)); }); });
     var grid = html('div', {'class': 'summary-grid'}, sec);
     summary.rankings.forEach(function (r) {
