@@ -122,7 +122,7 @@ final class RunCommand implements Callable<Integer> {
     Integer maxForks;
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
-            description = "default (every variant, the mix at 64 users and the delay at 400, 2 forks x 2 iterations of"
+            description = "default (every variant, the mix at 64 users and the delay at 400, 2 forks x 3 iterations of"
                     + " 3 s, then forks added where an interval is wider than the target; at most 20 min on 2 cores), seed (the studies' staircase and 5000 req/s delay; hours), or one study each:"
                     + " https (96 users, plain and TLS), staircase (50..1100 users), delay (5000 req/s on 150 ms),"
                     + " gzip-sla (gzip over HTTPS, capacity under p99<=5ms, 10 KB payloads), metrics-cost (metrics off"

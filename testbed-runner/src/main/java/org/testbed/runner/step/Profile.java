@@ -38,7 +38,7 @@ import org.testbed.runfolder.stats.PrecisionTarget;
  * {@code gzip-sla} and {@code metrics-cost}.
  */
 public enum Profile {
-    DEFAULT(Duration.ofSeconds(3), Duration.ofSeconds(60), 2, 2, scenarios(
+    DEFAULT(Duration.ofSeconds(3), Duration.ofSeconds(60), 2, 3, scenarios(
             "mix", Levels.concurrency("64"),
             "delay", Levels.concurrency("400"))),
     SEED(Duration.ofSeconds(60), Duration.ofSeconds(300), 3, 1, scenarios(
