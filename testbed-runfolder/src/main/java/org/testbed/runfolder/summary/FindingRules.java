@@ -144,18 +144,15 @@ public final class FindingRules {
      */
     static List<Finding> queueing(List<ResultRow> rows, Map<ResultRow.StepKey, StepRecord> steps) {
         List<Finding> out = new ArrayList<>();
+        // One line per level: on a server pinned to one core every thread-rich variant queues, and a line per step
+        // would bury the rest; the variants are named most-queued first.
+        Map<String, List<ResultRow>> queued = new LinkedHashMap<>();
         for (ResultRow r : rows) {
             StepRecord step = steps.get(r.key());
-            String where = r.variant() + " " + r.scenario() + " " + r.key().describe();
             if (step != null && step.server().saturation().runQueueWaitPct() >= QUEUED_PCT) {
-                out.add(new Finding("queueing", String.format(Locale.ROOT, "%s: its threads waited for a CPU %.0f %% of the"
-                                + " time its CPUs had (%.0f µs a request, %d threads): part of its latency is a queue for the CPU,"
-                                + " and its CPU per request (%.1f µs) includes the switching", where,
-                        step.server().saturation().runQueueWaitPct(), step.server().saturation().runQueueWaitUsPerReq(),
-                        step.server().threads(), 1000 * r.server().cpuMsPerReq()),
-                        "run-queue wait (schedstat) over the window at or above " + (int) QUEUED_PCT + " % of the usable CPUs' time",
-                        "steps"));
+                queued.computeIfAbsent(r.scenario() + " " + r.key().describe(), k -> new ArrayList<>()).add(r);
             }
+            String where = r.variant() + " " + r.scenario() + " " + r.key().describe();
             double cpuMs = r.server().cpuMsPerReq() * r.throughput().requests();
             if (r.server().gcMs() > 0 && cpuMs > 0 && r.server().gcMs() / cpuMs >= GC_SHARE) {
                 out.add(new Finding("gc", String.format(Locale.ROOT, "%s: garbage collection took %.0f %% of its CPU time (%d"
@@ -164,7 +161,22 @@ public final class FindingRules {
                         + Math.round(GC_SHARE * 100) + " %", "steps"));
             }
         }
+        queued.forEach((where, list) -> {
+            List<String> named = list.stream()
+                    .sorted((a, b) -> Double.compare(wait(steps, b), wait(steps, a)))
+                    .map(r -> String.format(Locale.ROOT, "%s %.0f %% (%.0f µs a request, %d threads)", r.variant(), wait(steps, r),
+                            steps.get(r.key()).server().saturation().runQueueWaitUsPerReq(), steps.get(r.key()).server().threads()))
+                    .toList();
+            out.add(new Finding("queueing", where + ": threads waited for a CPU, as a share of the time the server's CPUs"
+                    + " had: " + String.join(", ", named) + ". Their latency holds a queue for the CPU, and their CPU per"
+                    + " request the switching", "run-queue wait (schedstat) over the window at or above " + (int) QUEUED_PCT
+                    + " % of the usable CPUs' time", "steps"));
+        });
         return out;
+    }
+
+    private static double wait(Map<ResultRow.StepKey, StepRecord> steps, ResultRow r) {
+        return steps.get(r.key()).server().saturation().runQueueWaitPct();
     }
 
     /** What each condition costs: a step under TLS, gzip or metrics against the same step under plain, CPU per request and throughput. */

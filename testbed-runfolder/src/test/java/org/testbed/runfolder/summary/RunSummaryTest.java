@@ -60,6 +60,15 @@ class RunSummaryTest {
             return this;
         }
 
+        /** The step of {@code variant} with its threads queued {@code pct} % of its CPUs' time. */
+        Run queued(String variant, double pct, double usPerReq, long threads) {
+            steps.replaceAll((k, st) -> !k.variant().equals(variant) ? st : new StepRecord(st.key(), st.driver(),
+                    new StepRecord.ServerSide(st.server().cpusBusyPct(), threads, new org.testbed.runfolder.csv.Saturation(usPerReq,
+                            pct, 1, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN)), st.load(), st.setup(), st.files(),
+                    st.repeats(), st.steadiness(), st.open(), st.cost()));
+            return this;
+        }
+
         RunSummary summary() {
             return new RunSummary("r1", Ranking.of(rows, steps, SamplesCsv.byStep(samples)),
                     FindingRules.of(rows, steps, SamplesCsv.byStep(samples), List.of()));
@@ -97,6 +106,22 @@ class RunSummaryTest {
                 .step("vertx", "async", "mix", 64, 1.2, 0, false, 0.014, new double[] {53_000, 53_500}, new double[] {53_200, 53_100})
                 .summary();
         assertThat(s.findings()).isEmpty();
+    }
+
+    @Test
+    void threadsQueuedForTheCpuAreOneLinePerLevelMostQueuedFirst() {
+        Run run = new Run()
+                .step("vertx", "async", "mix", 64, 0.6, 0, false, 0.015, new double[] {53_000, 53_500}, new double[] {53_200, 53_100})
+                .step("spring-tomcat", "sync", "mix", 64, 2, 0, false, 0.05, new double[] {19_000, 19_100}, new double[] {19_200, 19_050})
+                .step("servlet-tomcat-sync", "sync", "mix", 64, 1.5, 0, false, 0.03, new double[] {30_000, 30_100}, new double[] {30_200, 30_050});
+        run.queued("spring-tomcat", 1155, 624, 87).queued("servlet-tomcat-sync", 1078, 370, 85).queued("vertx", 20, 5, 21);
+        RunSummary s = run.summary();
+        assertThat(s.findings()).singleElement().satisfies(f -> {
+            assertThat(f.rule()).isEqualTo("queueing");
+            assertThat(f.text()).startsWith("mix c=64: threads waited for a CPU, as a share of the time the server's CPUs had:"
+                    + " spring-tomcat 1155 % (624 µs a request, 87 threads), servlet-tomcat-sync 1078 %");
+            assertThat(f.text()).doesNotContain("vertx");
+        });
     }
 
     @Test
