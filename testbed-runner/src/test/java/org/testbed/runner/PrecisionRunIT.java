@@ -34,7 +34,8 @@ class PrecisionRunIT {
                 + " after 2 fork\\(s\\) \\(JVMs scatter [0-9.n/a %]+, iterations [0-9.n/a %]+\\); [1-4] iteration\\(s\\)");
         assertThat(output).contains("precision: MISSED vertx mix c=8");
         String log = Files.readString(run.resolve("precision.txt"));
-        assertThat(log).contains("+ fork 3 of vertx mix").contains("each has its 3 forks").doesNotContain("plaintext");
+        assertThat(log).contains("+ fork 3 of vertx mix").contains("each has its 3 forks")
+                .contains("would need more than --max-forks 3: vertx mix c=8 (over 50)").doesNotContain("plaintext");
 
         List<StepRecord> steps = StepsCsv.TABLE.read(run.resolve(StepsCsv.FILE));
         StepRecord mix = steps.stream().filter(s -> s.key().scenario().equals("mix")).findFirst().orElseThrow();

@@ -101,6 +101,27 @@ public final class ForkedSamples {
             return 100 * Math.expm1(quantile(df) * Math.sqrt(variance));
         }
 
+        /**
+         * How many forks this estimate would need for a half-width within {@code targetPct}, if the
+         * forks to come scatter as these did: the variance of one fork mean ({@link #variance()} ×
+         * forks) divided by the forks, with one more degree of freedom per added fork. At least the
+         * forks it has; {@code limit + 1} when even {@code limit} forks would not do, and when there is
+         * no noise estimate to project from.
+         */
+        public int forksFor(double targetPct, int limit) {
+            if (!hasNoiseEstimate() || forks < 1) {
+                return limit + 1;
+            }
+            double perFork = variance * forks;
+            double wanted = Math.log1p(targetPct / 100);
+            for (int f = forks; f <= limit; f++) {
+                if (quantile(df + f - forks) * Math.sqrt(perFork / f) <= wanted) {
+                    return f;
+                }
+            }
+            return limit + 1;
+        }
+
         /** The {@link #LEVEL} interval of the centre, low and high; NaNs without a noise estimate. */
         public double[] interval() {
             if (!hasNoiseEstimate()) {

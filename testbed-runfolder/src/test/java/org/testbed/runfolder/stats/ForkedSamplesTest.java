@@ -23,6 +23,19 @@ class ForkedSamplesTest {
     }
 
     @Test
+    void theForksATargetNeedsAreProjectedFromOneForkMeansScatter() {
+        // JVMs 7 % apart (a fork mean's standard deviation on the log scale), two forks, one degree of freedom.
+        ForkedSamples.Estimate two = new ForkedSamples.Estimate(0, 0.07 * 0.07 / 2, 1, 2, 6);
+        // Eleven forks: t(10) = 2.228 times 0.07 / sqrt(11) is 4.7 % on the log scale, under log(1.05) = 4.9 %; ten give 5.0 %.
+        assertThat(two.forksFor(5, 20)).isEqualTo(11);
+        assertThat(two.forksFor(5, 10)).as("beyond the limit").isEqualTo(11);
+        assertThat(two.forksFor(200, 20)).as("already within").isEqualTo(2);
+        // The same scatter leaning on a pool of ten degrees of freedom: fewer forks, since t is smaller from the start.
+        assertThat(new ForkedSamples.Estimate(0, 0.07 * 0.07 / 2, 10, 2, 6).forksFor(5, 20)).isEqualTo(10);
+        assertThat(new ForkedSamples.Estimate(0, Double.NaN, 0, 1, 1).forksFor(5, 20)).as("nothing to project from").isEqualTo(21);
+    }
+
+    @Test
     void aTenfoldChangeIsOutsideEvenAWideInterval() {
         List<double[]> a = List.of(new double[] {127, 128, 126}, new double[] {131, 130, 129});
         List<double[]> b = List.of(new double[] {1251, 1260, 1249}, new double[] {1240, 1255, 1262});

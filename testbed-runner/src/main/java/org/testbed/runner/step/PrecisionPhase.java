@@ -41,6 +41,8 @@ import org.testbed.runfolder.stats.VarianceComponents;
 final class PrecisionPhase {
     /** The phase's log in the run folder. */
     static final String LOG = "precision.txt";
+    /** How far the cost of a target is projected: a step that would need more forks than this is called out as such. */
+    private static final int MAX_PROJECTED_FORKS = 50;
 
     /** Runs one added fork; false when the run must stop (the server's machine was lost). */
     @FunctionalInterface
@@ -100,6 +102,10 @@ final class PrecisionPhase {
             Optional<ForkAllocation.Choice> next = ForkAllocation.next(widths, forkCosts, secondsLeft, precision.maxForks());
             if (next.isEmpty()) {
                 note(endReason(widths, forkCosts, secondsLeft, precision.maxForks(), added));
+                Optional<String> cost = projection(groups, forkCosts);
+                if (cost.isPresent()) {
+                    note(cost.get());
+                }
                 break;
             }
             List<StepAggregate> group = groups.get(next.get().group());
@@ -203,6 +209,62 @@ final class PrecisionPhase {
                 capped ? "each has its " + maxForks + " forks"
                         : String.format(Locale.ROOT, "the next fork (about %.0f s) does not fit in the %.0f s the budget leaves",
                         cheapest, Math.max(0, secondsLeft)));
+    }
+
+    /**
+     * What the steps still wider than their target would cost, if the forks to come scatter as theirs
+     * did ({@link StepAggregate#forksNeeded}): the forks each group needs, their time, and the budget
+     * for the whole run that would pay for them. This is how a run says what its target costs on
+     * this machine, rather than only that it missed it. Empty when every step met its target.
+     */
+    private Optional<String> projection(Map<String, List<StepAggregate>> groups, Map<String, Double> forkCosts) {
+        int limit = settings.precision().maxForks();
+        int forks = 0;
+        double seconds = 0;
+        List<String> beyond = new ArrayList<>();
+        List<String> bimodal = new ArrayList<>();
+        for (Map.Entry<String, List<StepAggregate>> g : groups.entrySet()) {
+            int extra = 0;
+            for (StepAggregate a : g.getValue()) {
+                PrecisionTarget.Rule rule = settings.precision().target().forScenario(a.row().scenario()).orElseThrow();
+                if (a.widthRatio(rule) <= 1) {
+                    continue;
+                }
+                String name = a.row().variant() + " " + a.row().scenario() + " " + a.row().key().describe();
+                if (a.twoModes(rule)) {
+                    bimodal.add(name);
+                    continue;
+                }
+                int needed = a.forksNeeded(rule, MAX_PROJECTED_FORKS);
+                if (needed > limit) {
+                    beyond.add(name + (needed > MAX_PROJECTED_FORKS ? " (over " + MAX_PROJECTED_FORKS + ")" : " (" + needed + ")"));
+                }
+                extra = Math.max(extra, Math.min(needed, limit) - a.step().precision().forks());
+            }
+            if (extra > 0 && forkCosts.containsKey(g.getKey())) {
+                forks += extra;
+                seconds += extra * forkCosts.get(g.getKey());
+            }
+        }
+        if (forks == 0 && beyond.isEmpty() && bimodal.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> clauses = new ArrayList<>();
+        if (forks > 0) {
+            long wholeRun = Duration.ofNanos(System.nanoTime() - startNanos).toSeconds() + Math.round(seconds);
+            clauses.add(String.format(Locale.ROOT, "the steps still wider would need about %d more fork(s), about %s more"
+                            + " (--budget %dm for the whole run), if their next JVMs scatter as these did", forks,
+                    Progress.format(Math.round(seconds * 1000)), (wholeRun + 59) / 60));
+        }
+        if (!beyond.isEmpty()) {
+            clauses.add(String.format(Locale.ROOT, "%d step(s) would need more than --max-forks %d: %s", beyond.size(), limit,
+                    String.join(", ", beyond)));
+        }
+        if (!bimodal.isEmpty()) {
+            clauses.add(String.format(Locale.ROOT, "%d step(s) fall in two modes, which no number of forks narrows: %s",
+                    bimodal.size(), String.join(", ", bimodal)));
+        }
+        return Optional.of("to meet the target: " + String.join("; ", clauses));
     }
 
     /** Each step that missed its target, by name, with the forks' modes when its JVMs fall in two groups. */

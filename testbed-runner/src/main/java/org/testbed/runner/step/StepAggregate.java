@@ -32,8 +32,22 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
      * and the one with the fork as the unit ({@link ForkedSamples#estimateForkUnit}), so that a step
      * whose few JVMs landed together by chance is not taken as precise and left so.
      */
-    record Judged(double rps, double p99, double cpu) {
-        static final Judged NONE = new Judged(Double.NaN, Double.NaN, Double.NaN);
+    record Judged(double rps, double p99, double cpu, Projection projection) {
+        static final Judged NONE = new Judged(Double.NaN, Double.NaN, Double.NaN, Projection.NONE);
+    }
+
+    /** Each figure's estimate with the fork as the unit: what the forks a target needs are projected from. */
+    record Projection(ForkedSamples.Estimate rps, ForkedSamples.Estimate p99, ForkedSamples.Estimate cpu) {
+        static final ForkedSamples.Estimate NOTHING = new ForkedSamples.Estimate(Double.NaN, Double.NaN, 0, 0, 0);
+        static final Projection NONE = new Projection(NOTHING, NOTHING, NOTHING);
+
+        ForkedSamples.Estimate of(PrecisionTarget.Figure figure) {
+            return switch (figure) {
+                case RPS -> rps;
+                case P99 -> p99;
+                case CPU -> cpu;
+            };
+        }
     }
 
     static StepAggregate of(List<Sample> samples) {
@@ -77,14 +91,20 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
                 samples.stream().anyMatch(s -> s.step().load().saturated()))
                 .withListenOverflowSamples((int) samples.stream()
                         .filter(s -> s.step().server().saturation().listenQueueOverflowed()).count());
-        Judged judged = new Judged(judged(samples, StepPools.RPS, pools.rps(), rps), judged(samples, StepPools.P99, pools.p99(), p99),
-                judged(samples, StepPools.CPU, pools.cpu(), cpu));
+        Projection projection = new Projection(forkUnit(samples, StepPools.RPS, pools.rps()),
+                forkUnit(samples, StepPools.P99, pools.p99()), forkUnit(samples, StepPools.CPU, pools.cpu()));
+        Judged judged = new Judged(judged(projection.rps(), rps), judged(projection.p99(), p99), judged(projection.cpu(), cpu),
+                projection);
         return new StepAggregate(row, step, List.copyOf(samples), judged);
     }
 
-    private static double judged(List<Sample> samples, ToDoubleFunction<Sample> figure, ForkPool pool, Spread spread) {
+    private static ForkedSamples.Estimate forkUnit(List<Sample> samples, ToDoubleFunction<Sample> figure, ForkPool pool) {
         List<double[]> forks = StepPools.byFork(samples, figure);
-        double forkUnit = ForkedSamples.estimateForkUnit(forks, pool.without(forks)).halfWidthPct();
+        return ForkedSamples.estimateForkUnit(forks, pool.without(forks));
+    }
+
+    private static double judged(ForkedSamples.Estimate forkUnitEstimate, Spread spread) {
+        double forkUnit = forkUnitEstimate.halfWidthPct();
         double shown = spread.halfWidthPct();
         return Double.isNaN(shown) || Double.isNaN(forkUnit) ? Double.NaN : Math.max(shown, forkUnit);
     }
@@ -120,6 +140,19 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
             });
         }
         return ForkAllocation.widthRatio(widths, rule.pct());
+    }
+
+    /**
+     * The forks this step would need for every figure {@code rule} names to be within it, projected
+     * from its forks' scatter ({@link ForkedSamples.Estimate#forksFor}); {@code limit + 1} when more
+     * than {@code limit}.
+     */
+    int forksNeeded(PrecisionTarget.Rule rule, int limit) {
+        int needed = 0;
+        for (PrecisionTarget.Figure f : rule.figures()) {
+            needed = Math.max(needed, judged.projection().of(f).forksFor(rule.pct(), limit));
+        }
+        return needed;
     }
 
     /** Whether the figure the rule is furthest from has forks in two settled modes: more forks cannot narrow it. */
