@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.apache.catalina.startup.Tomcat;
 import org.eclipse.jetty.server.Server;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -24,6 +25,7 @@ import org.testbed.servlet.tomcat.TomcatServer;
  * Each container and mode started in-process from its {@code newServer} factory on 127.0.0.1,
  * port 0, against a real memcached, and given one request of every kind.
  */
+@Tag("process")
 @ExtendWith(MemcachedExtension.class)
 class ServletServersTest {
     private static final int MAX_BODY = 4096;

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.Map;
 import java.util.Properties;
 import org.eclipse.jetty.server.Server;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testbed.config.TestbedConfig;
@@ -14,6 +15,7 @@ import org.testbed.server.ServerStartup;
 import org.testbed.containers.jetty.JettyServers;
 
 /** jetty-handler started in-process from {@code newServer} on 127.0.0.1, port 0, against a real memcached. */
+@Tag("process")
 @ExtendWith(MemcachedExtension.class)
 class JettyHandlerServerTest {
     private static final int MAX_BODY = 4096;

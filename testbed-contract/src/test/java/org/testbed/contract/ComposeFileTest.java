@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantManifest;
@@ -24,6 +25,7 @@ import org.testbed.variant.VariantManifest;
  * service block in docker/compose.yaml and a line in docker/docker-bake.hcl. Without a compose
  * tool this fails, saying what to install.
  */
+@Tag("process")
 class ComposeFileTest {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final long COMPOSE_LIMIT_SECONDS = 60;

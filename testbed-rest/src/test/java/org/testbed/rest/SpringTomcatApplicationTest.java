@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,6 +24,7 @@ import org.testbed.memcached.MemcachedProcess;
  * The app started in-process through {@code newServer}, on a free port, against a real memcached:
  * a quick check of the wiring. The whole contract runs against the packaged jar in testbed-contract.
  */
+@Tag("process")
 @ExtendWith(MemcachedExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SpringTomcatApplicationTest {

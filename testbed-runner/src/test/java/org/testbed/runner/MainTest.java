@@ -26,7 +26,7 @@ class MainTest {
         String usage = Main.commandLine().getUsageMessage(CommandLine.Help.Ansi.OFF);
 
         assertThat(usage).startsWith("Usage: ./testbed <command> [arguments]")
-                .contains("\n  serve <variant> [options]  Build the variant", "\n  test [maven args]", "\n  jmh [regex] [options]",
+                .contains("\n  serve <variant> [options]  Build the variant", "\n  test [--fast] [maven args]", "\n  jmh [regex] [options]",
                         "\n  run [options]", "\n  report [options] RUN_DIR", "\n  compare [options] DIR_A DIR_B", "\n  --help  ",
                         "JAVA21_HOME")
                 .doesNotContain("drive", "--root");

@@ -20,12 +20,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testbed.junit.MemcachedExtension;
 import org.testbed.memcached.MemcachedProcess;
 
 /** The store against a real memcached: semantics of every operation, then its failure modes. */
+@Tag("process")
 @ExtendWith(MemcachedExtension.class)
 class MemcachedItemStoreTest {
     private static final long TIMEOUT_MS = 500;

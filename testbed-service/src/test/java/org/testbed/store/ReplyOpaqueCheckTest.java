@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testbed.junit.MemcachedExtension;
@@ -19,6 +20,7 @@ import org.testbed.memcached.MemcachedProcess;
  * {@link ReplyReplayingProxy}, which can put a second copy of a reply on the wire: with memcached
  * hung and operations in flight, that copy is the only reply the store can read.
  */
+@Tag("process")
 @ExtendWith(MemcachedExtension.class)
 class ReplyOpaqueCheckTest {
     /** Long enough that a failure before it comes from the dropped connection, not a time-out. */

@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testbed.junit.MemcachedExtension;
@@ -36,6 +37,7 @@ import org.testbed.memcached.MemcachedProcess;
  * machine, each 10 s run answered 27 000 to 72 000 operations, failed 0.6 to 1.1 million (most at
  * once, while the connection was down) and saw 6 to 8 reconnects, without a mismatch.
  */
+@Tag("process")
 @ExtendWith(MemcachedExtension.class)
 class TimeOutStormTest {
     /** Short, so that callers time out at every stage of their operation on a loaded machine. */

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testbed.config.TestbedConfig;
@@ -25,6 +26,7 @@ import org.testbed.memcached.MemcachedProcess;
  * memcached: one request per kind of endpoint, and the problem bodies of a 404 and a 405. The
  * whole contract is {@code testbed-contract}'s job; this checks the adapter is wired.
  */
+@Tag("process")
 @ExtendWith(MemcachedExtension.class)
 class VertxServerTest {
     private static VertxServer server;

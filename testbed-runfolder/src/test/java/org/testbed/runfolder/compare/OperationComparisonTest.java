@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testbed.runfolder.Conditions;
@@ -108,6 +109,7 @@ class OperationComparisonTest {
     }
 
     @Test
+    @Tag("process")
     void aRunWithoutOperationsComparesAsBeforeAndSaysWhatIsMissing() throws Exception {
         SyntheticRun.Step plain = SyntheticRun.Step.of(MIX.key(), MIX.rps(), MIX.p99Ms(), MIX.cpuMsPerReq());
         Path a = SyntheticRun.write(dir.resolve("a"), List.of(plain));
@@ -179,6 +181,7 @@ class OperationComparisonTest {
     }
 
     @Test
+    @Tag("process")
     void thePageShowsEachOperationWithItsVerdicts() throws Exception {
         Path a = SyntheticRun.write(dir.resolve("a"), List.of(MIX, OTHER));
         Path b = SyntheticRun.write(dir.resolve("b"), List.of(MIX.withOperations(Operation.mix(2, 3, 6, 3)), OTHER));

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testbed.runfolder.compare.CompareWriter;
@@ -41,6 +42,7 @@ import org.testbed.runfolder.timeline.IntervalLogFile;
  * A synthetic run with every kind of chart (a staircase, a single-level delay step with the
  * Little's-law bound, an open-model rate series, a saturated step), rendered in headless Chromium.
  */
+@Tag("process")
 class ReportWriterTest {
 
     static void syntheticRun(Path dir, double scale) throws Exception {

@@ -191,7 +191,7 @@ final class PrecisionPhase {
         PrecisionTarget.Figure f = a.widest(rule);
         VarianceComponents c = VarianceComponents.of(StepPools.byFork(a.samples(), figure(f)));
         return String.format(Locale.ROOT, "%s %s at %s against ±%s %% after %d fork(s) (JVMs scatter %s, iterations %s);"
-                        + " %d iteration(s), about %.0f s", a.row().key().describe(), f.key(), pct(a.halfWidthPct(f)),
+                        + " %d iteration(s), about %.0f s", a.row().key().describe(), f.key(), width(a, f),
                 PrecisionTarget.percent(rule.pct()), a.step().precision().forks(),
                 sd(c.forkSdPct()), sd(c.iterationSdPct()), iterations, costSeconds);
     }
@@ -252,19 +252,27 @@ final class PrecisionPhase {
         List<String> clauses = new ArrayList<>();
         if (forks > 0) {
             long wholeRun = Duration.ofNanos(System.nanoTime() - startNanos).toSeconds() + Math.round(seconds);
-            clauses.add(String.format(Locale.ROOT, "the steps still wider would need about %d more fork(s), about %s more"
-                            + " (--budget %dm for the whole run), if their next JVMs scatter as these did", forks,
+            clauses.add(String.format(Locale.ROOT, "the steps still wider would need about %d more fork(s) (at most --max-forks %d"
+                            + " each), about %s more (--budget %dm for the whole run), if their next JVMs scatter as these did",
+                    forks, limit,
                     Progress.format(Math.round(seconds * 1000)), (wholeRun + 59) / 60));
         }
         if (!beyond.isEmpty()) {
             clauses.add(String.format(Locale.ROOT, "%d step(s) would need more than --max-forks %d: %s", beyond.size(), limit,
-                    String.join(", ", beyond)));
+                    firstOf(beyond)));
         }
         if (!bimodal.isEmpty()) {
             clauses.add(String.format(Locale.ROOT, "%d step(s) fall in two modes, which no number of forks narrows: %s",
-                    bimodal.size(), String.join(", ", bimodal)));
+                    bimodal.size(), firstOf(bimodal)));
         }
         return Optional.of("to meet the target: " + String.join("; ", clauses));
+    }
+
+    /** The first few names, then how many more: the MISSED lines below name every step. */
+    private static String firstOf(List<String> names) {
+        int shown = Math.min(names.size(), 5);
+        String first = String.join(", ", names.subList(0, shown));
+        return names.size() > shown ? first + " and " + (names.size() - shown) + " more" : first;
     }
 
     /** Each step that missed its target, by name, with the forks' modes when its JVMs fall in two groups. */
@@ -277,7 +285,7 @@ final class PrecisionPhase {
             PrecisionTarget.Rule rule = settings.precision().target().forScenario(a.row().scenario()).orElseThrow();
             PrecisionTarget.Figure f = a.widest(rule);
             note(String.format(Locale.ROOT, "MISSED %s %s %s: %s %s against ±%s %% after %d fork(s)%s", a.row().variant(),
-                    a.row().scenario(), a.row().key().describe(), f.key(), pct(a.halfWidthPct(f)), PrecisionTarget.percent(rule.pct()), p.forks(),
+                    a.row().scenario(), a.row().key().describe(), f.key(), width(a, f), PrecisionTarget.percent(rule.pct()), p.forks(),
                     modes(a, f)));
         }
     }
@@ -291,7 +299,7 @@ final class PrecisionPhase {
         List<Integer> numbers = new ArrayList<>(byFork.keySet());
         List<double[]> values = StepPools.byFork(a.samples(), figure(f));
         Optional<Modes> modes = Modes.of(values, numbers);
-        if (modes.isPresent()) {
+        if (modes.isPresent() && modes.get().low().forks().size() >= 2 && modes.get().high().forks().size() >= 2) {
             Modes m = modes.get();
             return String.format(Locale.ROOT, "; its JVMs fall in two modes, %s (forks %s) and %s (forks %s), %.0f %% apart",
                     figure(m.low().centre()), join(m.low().forks()), figure(m.high().centre()),
@@ -319,6 +327,19 @@ final class PrecisionPhase {
         progress.info("precision: " + line);
         Files.writeString(log, line + System.lineSeparator(), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
+    }
+
+    /**
+     * A figure's half-width as shown, and as judged when that is wider: {@code ±5.4 % (±12.9 % with the
+     * fork as the unit)}, so that a step shown within its target and judged beyond it says why.
+     */
+    static String width(StepAggregate a, PrecisionTarget.Figure f) {
+        double shown = a.halfWidthPct(f);
+        double judged = a.judgedHalfWidthPct(f);
+        if (Double.isNaN(shown) || Double.isNaN(judged) || judged <= shown * 1.01) {
+            return pct(Double.isNaN(shown) ? judged : shown);
+        }
+        return pct(shown) + " (" + pct(judged) + " with the fork as the unit)";
     }
 
     static String pct(double v) {

@@ -133,11 +133,7 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
     double widthRatio(PrecisionTarget.Rule rule) {
         List<Double> widths = new ArrayList<>();
         for (PrecisionTarget.Figure f : rule.figures()) {
-            widths.add(switch (f) {
-                case RPS -> judged.rps();
-                case P99 -> judged.p99();
-                case CPU -> judged.cpu();
-            });
+            widths.add(judgedHalfWidthPct(f));
         }
         return ForkAllocation.widthRatio(widths, rule.pct());
     }
@@ -170,10 +166,22 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
         };
     }
 
-    /** The limiting figure's name among those {@code rule} names: the widest over its target. */
+    /**
+     * The half-width the precision phase judges a figure by ({@link Judged}): never narrower than
+     * {@link #halfWidthPct}, wider when the step's few JVMs landed together by chance.
+     */
+    double judgedHalfWidthPct(PrecisionTarget.Figure figure) {
+        return switch (figure) {
+            case RPS -> judged.rps();
+            case P99 -> judged.p99();
+            case CPU -> judged.cpu();
+        };
+    }
+
+    /** The limiting figure's name among those {@code rule} names: the widest as judged ({@link Judged}). */
     PrecisionTarget.Figure widest(PrecisionTarget.Rule rule) {
         return rule.figures().stream().max(Comparator.comparingDouble(f -> {
-            double h = halfWidthPct(f);
+            double h = judgedHalfWidthPct(f);
             return Double.isNaN(h) ? Double.POSITIVE_INFINITY : h;
         })).orElseThrow();
     }
