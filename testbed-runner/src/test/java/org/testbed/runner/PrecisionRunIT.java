@@ -30,7 +30,7 @@ class PrecisionRunIT {
                 "--run-id", "precision", "--out", run.toString());
 
         assertThat(output).contains("then forks added where an interval is wider than the target (mix ±0.01 % (rps, cpu))");
-        assertThat(output).containsPattern("precision: \\+ fork 3 of vertx mix: c=8 (rps|cpu) at ±[0-9.]+ % against ±0.01 %"
+        assertThat(output).containsPattern("precision: \\+ fork 3 of vertx mix: c=8 (rps|cpu) at ±[0-9.]+ %( \\(±[0-9.]+ % with the fork as the unit\\))? against ±0.01 %"
                 + " after 2 fork\\(s\\) \\(JVMs scatter [0-9.n/a %]+, iterations [0-9.n/a %]+\\); [1-4] iteration\\(s\\)");
         assertThat(output).contains("precision: MISSED vertx mix c=8");
         String log = Files.readString(run.resolve("precision.txt"));
