@@ -27,7 +27,7 @@ class MainTest {
 
         assertThat(usage).startsWith("Usage: ./testbed <command> [arguments]")
                 .contains("\n  serve <variant> [options]  Build the variant", "\n  test [--fast] [maven args]", "\n  jmh [regex] [options]",
-                        "\n  run [options]", "\n  report [options] RUN_DIR", "\n  compare [options] DIR_A DIR_B", "\n  --help  ",
+                        "\n  run [options]", "\n  machine [options]", "\n  report [options] RUN_DIR", "\n  compare [options] DIR_A DIR_B", "\n  --help  ",
                         "JAVA21_HOME")
                 .doesNotContain("drive", "--root");
         assertThat(usage.lines()).allMatch(line -> line.length() <= 100, "no line wider than 100 columns");
