@@ -18,14 +18,17 @@ import org.testbed.runfolder.stats.Verdict;
  * One scenario's level under one set of conditions, its variants ranked by throughput, with tie
  * groups: a variant shares the rank of its group's leader when the run's own compare rule would
  * not call the difference between them a change (the ratio's interval, fork by fork, holds 1 or the
- * change is within the noise floor: {@link Verdict}). A step measured once has no noise estimate,
- * so it is ranked by its figure alone ({@link #told} false).
+ * change is within the noise floor: {@link Verdict}). A step measured once has no noise estimate;
+ * it shares a rank only within the smallest change compare ever calls ({@link Verdict#MIN_EFFECT}),
+ * so 5,001 and 5,000 req/s at an open model's rate are one rank, and a larger gap may still be noise
+ * ({@link #told} false).
  *
  * @param scenario the scenario
  * @param level {@code c=64}, {@code 5000/s}
  * @param conditions {@code plain}, {@code tls}, ...
  * @param places the variants, best first
- * @param told whether the ties were decided by the noise (every step had two samples or more)
+ * @param told whether the ties were decided by the noise (every step had two samples or more); if not,
+ *             only differences under the minimum effect tie
  */
 public record Ranking(String scenario, String level, String conditions, List<Place> places, boolean told) {
 
@@ -105,7 +108,9 @@ public record Ranking(String scenario, String level, String conditions, List<Pla
         List<double[]> fa = rpsByFork(samples.getOrDefault(a.key(), List.of()));
         List<double[]> fb = rpsByFork(samples.getOrDefault(b.key(), List.of()));
         if (fa.stream().mapToInt(f -> f.length).sum() < 2 || fb.stream().mapToInt(f -> f.length).sum() < 2) {
-            return false;
+            // No noise estimate, but compare never calls a change under its minimum effect, whatever the noise.
+            double ratio = b.throughput().rps() / a.throughput().rps();
+            return Math.abs(ratio - 1) < Verdict.MIN_EFFECT;
         }
         RatioInterval r = ForkedSamples.ratio(ForkedSamples.estimate(fa, pool.without(fa)), ForkedSamples.estimate(fb, pool.without(fb)));
         double floor = Verdict.noiseFloor(flat(fa), flat(fb), Verdict.MIN_EFFECT);

@@ -18,6 +18,7 @@ import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.runfolder.stats.Verdict;
 
 /**
  * The answer a run gives, before its evidence: for each scenario and level the variants ranked
@@ -47,6 +48,10 @@ public record RunSummary(String runId, List<Ranking> rankings, List<Finding> fin
         return file;
     }
 
+    /** What a ranking of steps measured once can and cannot say. */
+    static final String UNTOLD = "measured once, without a noise estimate: only differences under "
+            + Math.round(Verdict.MIN_EFFECT * 100) + " %, the smallest change compare calls, share a rank";
+
     /** GitHub-flavoured Markdown: a table per ranking, then the findings. */
     public String markdown() {
         StringBuilder md = new StringBuilder("# testbed run " + runId + "\n\n");
@@ -68,7 +73,7 @@ public record RunSummary(String runId, List<Ranking> rankings, List<Finding> fin
             }
             md.append('\n');
             if (!r.told()) {
-                md.append("Ranked by the figures alone: a step measured once has no noise estimate to tell ties by.\n\n");
+                md.append(UNTOLD).append("\n\n");
             }
         }
         md.append("Variants that share a rank differ by less than the run's compare rule calls a change.\n\n");
@@ -92,7 +97,7 @@ public record RunSummary(String runId, List<Ranking> rankings, List<Finding> fin
                     p.rank(), p.variant(), FindingRules.whole(p.rps()), Double.isNaN(p.rpsHalfWidthPct()) ? ""
                             : String.format(Locale.ROOT, " ±%.0f%%", p.rpsHalfWidthPct()),
                     Double.isNaN(p.requestsPerCpuSecond()) ? "?" : FindingRules.whole(p.requestsPerCpuSecond()))).toList()));
-            out.append('\n');
+            out.append(r.told() ? "" : " (" + UNTOLD + ")").append('\n');
         }
         for (Finding f : findings) {
             out.append("  * ").append(f.text()).append('\n');
@@ -110,6 +115,9 @@ public record RunSummary(String runId, List<Ranking> rankings, List<Finding> fin
             o.put("level", r.level());
             o.put("conditions", r.conditions());
             o.put("told", r.told());
+            if (!r.told()) {
+                o.put("note", UNTOLD);
+            }
             ArrayNode places = o.putArray("places");
             for (Ranking.Place p : r.places()) {
                 ObjectNode q = places.addObject();

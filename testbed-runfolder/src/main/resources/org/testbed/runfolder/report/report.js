@@ -505,7 +505,7 @@
             isNaN(num(p.efficiency_of_best)) ? '–' : fmt(num(p.efficiency_of_best), 2), fmt(num(p.p99_ms), 3)]
             .concat(priced ? [isNaN(num(p.cost_per_million)) ? '–' : fmt(num(p.cost_per_million), 6)] : []);
         }));
-      if (!r.told) { html('p', {'class': 'note'}, box, 'Measured once: ranked by the figures alone, no tie can be told.'); }
+      if (r.note) { html('p', {'class': 'note'}, box, r.note.charAt(0).toUpperCase() + r.note.slice(1) + '.'); }
     });
     html('p', {'class': 'note'}, sec, 'Ranked by throughput; variants that share a rank differ by less than the run\'s compare rule calls a change. ' +
       'Requests per CPU-second: the server\'s efficiency, 1 / its CPU time per request; "of best" is its share of the best one\'s.');
