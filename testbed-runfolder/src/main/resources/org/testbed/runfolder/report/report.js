@@ -28,6 +28,8 @@
     } else {
       document.body.setAttribute('data-render', 'ok');
       status.textContent = 'Rendered ' + charts + ' chart(s) from ' + rowCount + ' row(s).';
+      // Said at the top only when something is wrong (scripts off, an error); a page that drew opens with its answer.
+      document.body.appendChild(status);
     }
   }
 
@@ -877,26 +879,13 @@
     var main = document.getElementById('main');
     var matched = data.matched || [];
     rowCount = matched.length;
-    html('p', {'class': 'note'}, main, 'A = ' + data.a.dir + '; B = ' + data.b.dir + '. Steps are matched by variant, scenario and level. ' +
-      'For each figure the ratio B / A and its confidence interval come from the samples of the step in both runs (samples.csv), ' +
-      'fork by fork: the ratio of the geometric means of the fork means, and Welch\'s 95% interval with the fork (a freshly started server) ' +
-      'as the unit. A figure is called better or worse only when ' +
-      'the whole interval lies on one side of 1 AND the change exceeds the noise floor: the larger of ' +
-      pct(RULES.min_effect.rps) + ' (' + pct(RULES.min_effect.p99) + ' for p99, ' + pct(RULES.min_effect.cpu) + ' for CPU per request) and both runs\' ' +
-      'scatter between samples ((max − min) / median) added up. So many figures are compared at once that an interval alone would call about one in twenty a change ' +
-      'between two runs of the same thing. Better means more req/s, lower p99, less CPU per request. Caveats (a warm-up cut short, not steady, ' +
-      'not quiet, saturated, one fork) stand beside a verdict, never instead of it.');
-    html('p', {'class': 'note', id: 'platforms'}, main, 'A ran on ' + data.a.platform + '. B ran on ' + data.b.platform + '.' +
-      (data.a.arch !== data.b.arch ? ' Servers of different archs: ' + data.a.arch + ' against ' + data.b.arch + '.' : ''));
-    (data.emulation_notes || []).forEach(function (note) { html('p', {'class': 'note flag emulation-note'}, main, 'Emulated: ' + note + '.'); });
-    verdictLegend(main);
     var metrics = METRICS.concat(matched.some(function (m) { return m.changes.cost; }) ? [COST_METRIC] : [])
       .concat(SATURATION_METRICS.filter(function (k) { return matched.some(function (m) { return m.changes[k.key]; }); }));
-    if (data.price_note) { html('p', {'class': 'note', id: 'price-note'}, main, data.price_note); }
     var figures = [];
     matched.forEach(function (m) { metrics.forEach(function (k) { if (METRICS.indexOf(k) >= 0 || m.changes[k.key]) { figures.push({m: m, k: k, ch: m.changes[k.key]}); } }); });
     var changed = figures.filter(function (f) { return f.ch && (verdictOf(f.ch).cls === 'better' || verdictOf(f.ch).cls === 'worse'); });
     var unknown = figures.filter(function (f) { return !f.ch || f.ch.verdict === 'no noise estimate'; });
+    // The answer first (what changed, what did not, the smallest change the pair could tell), then how it was judged.
     html('h2', {}, main, 'Changed beyond noise');
     if (!changed.length) {
       html('p', {'class': 'summary noise'}, main, 'Nothing changed beyond noise' + (figures.length ? ' (' + figures.length + ' figures compared).' : '.'));
@@ -911,6 +900,20 @@
         'their ratios are shown in grey and no change is called. Measure both runs with --repeat 3 or more, and a --warmup long ' +
         'enough for every warm-up to settle, to compare them.');
     }
+    html('p', {'class': 'note'}, main, 'A = ' + data.a.dir + '; B = ' + data.b.dir + '. Steps are matched by variant, scenario and level. ' +
+      'For each figure the ratio B / A and its confidence interval come from the samples of the step in both runs (samples.csv), ' +
+      'fork by fork: the ratio of the geometric means of the fork means, and Welch\'s 95% interval with the fork (a freshly started server) ' +
+      'as the unit. A figure is called better or worse only when ' +
+      'the whole interval lies on one side of 1 AND the change exceeds the noise floor: the larger of ' +
+      pct(RULES.min_effect.rps) + ' (' + pct(RULES.min_effect.p99) + ' for p99, ' + pct(RULES.min_effect.cpu) + ' for CPU per request) and both runs\' ' +
+      'scatter between samples ((max − min) / median) added up. So many figures are compared at once that an interval alone would call about one in twenty a change ' +
+      'between two runs of the same thing. Better means more req/s, lower p99, less CPU per request. Caveats (a warm-up cut short, not steady, ' +
+      'not quiet, saturated, one fork) stand beside a verdict, never instead of it.');
+    html('p', {'class': 'note', id: 'platforms'}, main, 'A ran on ' + data.a.platform + '. B ran on ' + data.b.platform + '.' +
+      (data.a.arch !== data.b.arch ? ' Servers of different archs: ' + data.a.arch + ' against ' + data.b.arch + '.' : ''));
+    (data.emulation_notes || []).forEach(function (note) { html('p', {'class': 'note flag emulation-note'}, main, 'Emulated: ' + note + '.'); });
+    verdictLegend(main);
+    if (data.price_note) { html('p', {'class': 'note', id: 'price-note'}, main, data.price_note); }
     var variants = unique(matched.map(function (m) { return m.variant; }));
     var div = html('div', {'class': 'charts'}, main);
     metrics.forEach(function (k) {
