@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import org.testbed.runfolder.csv.Column;
 import org.testbed.runfolder.csv.CsvRow;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * One row of {@code results.csv}: one variant x scenario x step, in exactly docs/DESIGN.md's columns
@@ -70,6 +71,23 @@ public record ResultRow(Origin origin, StepKey key, String mode, String driver, 
         public double cpuMsPerReq() {
             return cpuUserMsPerReq + cpuSysMsPerReq;
         }
+    }
+
+    /**
+     * This row's value of {@code figure}: the driver's throughput, percentiles and errors, the server's
+     * CPU per request; NaN for a figure results.csv does not hold (steps.csv and samples.csv hold the others).
+     */
+    public double figure(Figure figure) {
+        return switch (figure) {
+            case RPS -> throughput.rps();
+            case P50 -> latency.p50Ms();
+            case P90 -> latency.p90Ms();
+            case P99 -> latency.p99Ms();
+            case P999 -> latency.p999Ms();
+            case ERRORS -> throughput.errors();
+            case CPU -> server.cpuMsPerReq();
+            default -> Double.NaN;
+        };
     }
 
     private static final Column<ResultRow> RUN_ID = Column.text("run_id", r -> r.origin.runId());

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.stats.Verdict;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * The capacities of two runs made with {@code --sla}, side by side: for each variant, scenario,
@@ -34,7 +35,7 @@ public record CapacityComparison(List<Entry> entries) {
         for (CapacityCsv.Summary sa : CapacityCsv.summaries(a)) {
             CapacityCsv.Summary sb = byKey.get(sa.first().key());
             if (sb != null) {
-                entries.add(new Entry(sa, sb, Comparison.change(Comparison.Metric.RPS, sa.capacity().median(),
+                entries.add(new Entry(sa, sb, Comparison.change(Figure.RPS, sa.capacity().median(),
                         sb.capacity().median(), values(sa), values(sb))));
             }
         }

@@ -28,6 +28,7 @@ import org.testbed.runfolder.jfr.JfrCsv;
 import org.testbed.runfolder.jfr.JfrRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.environment.ServerPlatform;
+import org.testbed.runfolder.figure.Figure;
 import org.testbed.runfolder.flame.FlameDiffs;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.report.ReportWriter;
@@ -41,21 +42,9 @@ import org.testbed.runfolder.stats.Verdict;
 public final class CompareWriter {
     /** One line of compare.csv: one figure of one matched step. */
     record ChangeLine(Comparison.Match match, Comparison.Change change) {
-        int decimals() {
-            return switch (change.metric()) {
-                case RPS -> 1;
-                case P99 -> 3;
-                case CPU -> 5;
-                case COST -> Pricing.DIGITS;
-                case RUNQ -> 2;
-                case INVOLUNTARY_CS -> 4;
-                case PINNED, PINNED_MS, GC_PAUSE -> 4;
-            };
-        }
-
-        /** A figure of this line as compare.csv writes it: a cost with significant digits, the others with fixed decimals. */
+        /** A figure of this line as compare.csv writes it, in its figure's digits. */
         String figure(double value) {
-            return change.metric() == Comparison.Metric.COST ? Pricing.cost(value) : Column.decimal(value, decimals());
+            return change.figure().format(value);
         }
     }
 
@@ -64,13 +53,13 @@ public final class CompareWriter {
             Column.text("variant", l -> l.match().key().variant()),
             Column.text("scenario", l -> l.match().key().scenario()),
             Column.text("level", l -> l.match().key().describe()),
-            Column.text("metric", l -> l.change().metric().wireName()),
+            Column.text("metric", l -> l.change().figure().key()),
             Column.number("a", l -> l.figure(l.change().a())),
             Column.number("b", l -> l.figure(l.change().b())),
             Column.decimal("ratio", 4, l -> l.change().ratio()),
             Column.decimal("ci_low", 4, l -> l.change().ciLow()),
             Column.decimal("ci_high", 4, l -> l.change().ciHigh()),
-            Column.text("verdict", l -> l.change().metric().verdictName(l.change().verdict())),
+            Column.text("verdict", l -> Comparison.verdictName(l.change().figure(), l.change().verdict())),
             Column.decimal("confidence", 4, l -> l.change().confidence()),
             Column.count("n_a", l -> l.change().nA()),
             Column.count("n_b", l -> l.change().nB()),
@@ -93,7 +82,7 @@ public final class CompareWriter {
     public static CounterComparison counters(Path a, Path b, Comparison c) throws IOException {
         Map<ResultRow.StepKey, Double> cpu = new HashMap<>();
         for (Comparison.Match m : c.matched()) {
-            cpu.put(m.key(), m.change(Comparison.Metric.CPU).ratio());
+            cpu.put(m.key(), m.change(Figure.CPU).ratio());
         }
         return CounterComparison.load(dir(a), dir(b), cpu);
     }
@@ -211,12 +200,12 @@ public final class CompareWriter {
                 "level", "metric", "A", "B", "B/A", "interval", "conf", "n A/B", "verdict"));
         for (Comparison.Match m : c.matched()) {
             for (Comparison.Change ch : m.changes()) {
-                boolean first = ch.metric() == Comparison.Metric.RPS;
+                boolean first = ch.figure() == Figure.RPS;
                 out.append(String.format(Locale.ROOT, "%-22s %-9s %-8s %-14s %12s %12s %7s %-18s %5s %5s  %s%s%n",
-                        m.key().variant(), m.key().scenario(), m.key().describe(), ch.metric().wireName(),
-                        figure(ch.metric(), ch.a()), figure(ch.metric(), ch.b()), r(ch.ratio()), interval(ch),
+                        m.key().variant(), m.key().scenario(), m.key().describe(), ch.figure().key(),
+                        figure(ch.figure(), ch.a()), figure(ch.figure(), ch.b()), r(ch.ratio()), interval(ch),
                         ch.confidence() > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * ch.confidence()) : "-",
-                        ch.nA() + "/" + ch.nB(), ch.metric().verdictName(ch.verdict()) + couldNotTell(ch),
+                        ch.nA() + "/" + ch.nB(), Comparison.verdictName(ch.figure(), ch.verdict()) + couldNotTell(ch),
                         first && !m.flags().isEmpty() ? "  (" + String.join("; ", m.flags()) + ")" : ""));
             }
         }
@@ -250,9 +239,9 @@ public final class CompareWriter {
                 Comparison.Change ch = f.change();
                 ResultRow.StepKey k = f.match().key();
                 md.append("| ").append(k.variant()).append(' ').append(k.scenario()).append(' ').append(k.describe())
-                        .append(" | ").append(ch.metric().wireName()).append(" | ").append(figure(ch.metric(), ch.a()).trim())
-                        .append(" | ").append(figure(ch.metric(), ch.b()).trim()).append(" | ").append(r(ch.ratio()))
-                        .append(" | ").append(interval(ch)).append(" | ").append(ch.metric().verdictName(ch.verdict()))
+                        .append(" | ").append(ch.figure().key()).append(" | ").append(ch.figure().show(ch.a()))
+                        .append(" | ").append(ch.figure().show(ch.b())).append(" | ").append(r(ch.ratio()))
+                        .append(" | ").append(interval(ch)).append(" | ").append(Comparison.verdictName(ch.figure(), ch.verdict()))
                         .append(f.match().flags().isEmpty() ? "" : " (" + String.join("; ", f.match().flags()) + ")").append(" |\n");
             }
             md.append('\n').append(c.figures() - findings.size() - c.withoutNoiseEstimate())
@@ -282,21 +271,21 @@ public final class CompareWriter {
      * reads with its power beside it.
      */
     static String smallestChanges(Comparison c) {
-        Map<Comparison.Metric, List<Double>> byMetric = new EnumMap<>(Comparison.Metric.class);
+        Map<Figure, List<Double>> byFigure = new EnumMap<>(Figure.class);
         for (Comparison.Match m : c.matched()) {
             for (Comparison.Change ch : m.changes()) {
                 if (!Double.isNaN(ch.smallestChangePct())) {
-                    byMetric.computeIfAbsent(ch.metric(), k -> new ArrayList<>()).add(ch.smallestChangePct());
+                    byFigure.computeIfAbsent(ch.figure(), k -> new ArrayList<>()).add(ch.smallestChangePct());
                 }
             }
         }
-        if (byMetric.isEmpty()) {
+        if (byFigure.isEmpty()) {
             return "";
         }
         List<String> parts = new ArrayList<>();
-        byMetric.forEach((metric, pcts) -> {
+        byFigure.forEach((figure, pcts) -> {
             double[] v = pcts.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-            parts.add(String.format(Locale.ROOT, "%s %.0f-%.0f %% (median %.0f %%)", metric.wireName(), Math.ceil(v[0]),
+            parts.add(String.format(Locale.ROOT, "%s %.0f-%.0f %% (median %.0f %%)", figure.key(), Math.ceil(v[0]),
                     Math.ceil(v[v.length - 1]), Math.ceil(MedianInterval.median(v))));
         });
         return "this pair could not tell a change under: " + String.join(", ", parts) + "\n";
@@ -325,15 +314,15 @@ public final class CompareWriter {
 
     /**
      * One change beyond noise with the step's caveats, e.g. {@code vertx mix c=64 rps 0.730× [0.700, 0.760] slower
-     * (A 20000 → B 14600 req/s; 95%, n 6/6; NOT QUIET in 6 of 12 samples)}.
+     * (throughput A 20000.0 req/s → B 14600.0 req/s; 95%, n 6/6; NOT QUIET in 6 of 12 samples)}.
      */
     static String finding(Comparison.Finding f) {
         Comparison.Change ch = f.change();
         ResultRow.StepKey k = f.match().key();
         List<String> flags = f.match().flags();
-        return String.format(Locale.ROOT, "%s %s %s %s %.3f× %s %s (A %s → B %s %s; %.0f%%, n %d/%d%s)", k.variant(), k.scenario(),
-                k.describe(), ch.metric().wireName(), ch.ratio(), interval(ch), ch.metric().verdictName(ch.verdict()),
-                figure(ch.metric(), ch.a()).trim(), figure(ch.metric(), ch.b()).trim(), unit(ch.metric()),
+        return String.format(Locale.ROOT, "%s %s %s %s %.3f× %s %s (%s A %s → B %s; %.0f%%, n %d/%d%s)", k.variant(), k.scenario(),
+                k.describe(), ch.figure().key(), ch.ratio(), interval(ch), Comparison.verdictName(ch.figure(), ch.verdict()),
+                ch.figure().label(), ch.figure().show(ch.a()), ch.figure().show(ch.b()),
                 100 * ch.confidence(), ch.nA(), ch.nB(), flags.isEmpty() ? "" : "; " + String.join("; ", flags));
     }
 
@@ -344,33 +333,10 @@ public final class CompareWriter {
         return String.format(Locale.ROOT, "[%.3f, %.3f]", ch.ciLow(), ch.ciHigh());
     }
 
-    private static String figure(Comparison.Metric metric, double v) {
-        if (Double.isNaN(v)) {
-            return "-";
-        }
-        return switch (metric) {
-            case RPS -> String.format(Locale.ROOT, "%.0f", v);
-            case P99 -> String.format(Locale.ROOT, "%.3f", v);
-            case CPU -> String.format(Locale.ROOT, "%.4f", v);
-            case COST -> Pricing.cost(v);
-            case RUNQ -> String.format(Locale.ROOT, "%.2f", v);
-            case INVOLUNTARY_CS -> String.format(Locale.ROOT, "%.4f", v);
-            case PINNED, PINNED_MS, GC_PAUSE -> String.format(Locale.ROOT, "%.5f", v);
-        };
-    }
-
-    private static String unit(Comparison.Metric metric) {
-        return switch (metric) {
-            case RPS -> "req/s";
-            case P99 -> "ms p99";
-            case CPU -> "CPU ms/req";
-            case COST -> "per million requests";
-            case RUNQ -> "µs run-queue wait/req";
-            case INVOLUNTARY_CS -> "involuntary switches/req";
-            case PINNED -> "pinned virtual threads/req";
-            case PINNED_MS -> "ms pinned/req";
-            case GC_PAUSE -> "ms GC pause/req";
-        };
+    /** A figure in the console's table: its own digits, {@code -} when not known. */
+    private static String figure(Figure figure, double v) {
+        String s = figure.format(v);
+        return s.isEmpty() ? "-" : s;
     }
 
     private static String r(double ratio) {
@@ -467,7 +433,7 @@ public final class CompareWriter {
             n.set("b", row(m.b()));
             ObjectNode changes = n.putObject("changes");
             for (ChangeLine line : lines(List.of(m))) {
-                changes.set(line.change().metric().wireName(), TABLE.json(line));
+                changes.set(line.change().figure().key(), TABLE.json(line));
             }
             ArrayNode flags = n.putArray("flags");
             m.flags().forEach(flags::add);
@@ -482,8 +448,10 @@ public final class CompareWriter {
         String title = "testbed compare: " + dir(a).getFileName() + " vs " + dir(b).getFileName();
         Files.createDirectories(out.toAbsolutePath().getParent());
         ObjectNode minEffect = ReportWriter.rules(data).putObject("min_effect");
-        for (Comparison.Metric metric : Comparison.Metric.values()) {
-            minEffect.put(metric.wireName(), metric.minEffect());
+        for (Figure figure : Figure.values()) {
+            if (Double.isFinite(figure.minEffect())) {
+                minEffect.put(figure.key(), figure.minEffect());
+            }
         }
         Files.writeString(out, ReportWriter.page(title, "compare", data), StandardCharsets.UTF_8);
         return out;
@@ -506,16 +474,16 @@ public final class CompareWriter {
                 ObjectNode o = operations.addObject();
                 o.put("operation", op);
                 ObjectNode changes = o.putObject("changes");
-                for (OperationComparison.Figure f : OperationComparison.Figure.values()) {
-                    changes.set(f.wireName(), OperationComparison.TABLE.json(s.change(op, f)));
+                for (Figure f : OperationComparison.FIGURES) {
+                    changes.set(f.key(), OperationComparison.TABLE.json(s.change(op, f)));
                 }
             }
         }
         ArrayNode notes = n.putArray("notes");
         ops.notes().forEach(notes::add);
         ObjectNode minEffect = n.putObject("min_effect");
-        for (OperationComparison.Figure f : OperationComparison.Figure.values()) {
-            minEffect.put(f.wireName(), f.minEffect());
+        for (Figure f : OperationComparison.FIGURES) {
+            minEffect.put(f.key(), f.minEffect());
         }
         return n;
     }

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.Saturation;
+import org.testbed.runfolder.figure.Figure;
 import org.testbed.runfolder.jfr.JfrRecord;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.stats.ForkPool;
@@ -39,12 +39,12 @@ import org.testbed.runfolder.stats.Verdict;
  * 10× change.
  *
  * <p>When both runs' samples carry the server's saturation readings, each step also gets the ratio
- * of its run-queue wait per request ({@link Metric#RUNQ}) and of its involuntary context switches
- * per request ({@link Metric#INVOLUNTARY_CS}), weighed as CPU per request is; a listen queue that
+ * of its run-queue wait per request ({@link Figure#RUNQ_WAIT}) and of its involuntary context switches
+ * per request ({@link Figure#INVOLUNTARY_CS}), weighed as CPU per request is; a listen queue that
  * overflowed or a cgroup that throttled the server is a flag beside the verdicts.
  *
  * <p>When both runs have a price ({@link Pricing}), each step also gets the ratio of its cost per
- * million requests ({@link Metric#COST}): each sample's cost is its run's price × share over the
+ * million requests ({@link Figure#COST}): each sample's cost is its run's price × share over the
  * sample's throughput, so the ratio is (price × share) B/A over the throughput ratio, with the
  * throughput's interval turned over. With different prices per machine it is the figure that says
  * which machine is cheaper per request.
@@ -55,123 +55,33 @@ import org.testbed.runfolder.stats.Verdict;
 public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, List<ResultRow.StepKey> onlyB,
                          Optional<Pricing> priceA, Optional<Pricing> priceB) {
 
-    /** The figures compared, each with its better direction. */
-    public enum Metric {
-        /** Throughput, requests per second: higher is better. */
-        RPS("rps", true, Verdict.MIN_EFFECT, r -> r.throughput().rps(), s -> s.figures().rps()),
-        /**
-         * p99 latency, ms: lower is better. A tail figure moves more between two runs than within
-         * one: an A/A pair of default runs here gave vertx's delay p99 173–185 ms, then 200–209 ms,
-         * steady and warmed up both times. Its smallest change called is 15 %.
-         */
-        P99("p99", false, 0.15, r -> r.latency().p99Ms(), s -> s.figures().latP99Ms()),
-        /** Server CPU time per request, ms (user + system): lower is better. */
-        CPU("cpu", false, Verdict.MIN_EFFECT, r -> r.server().cpuMsPerReq(), s -> s.figures().cpuMsPerReq()),
-        /**
-         * The cost of a million requests, in the runs' price unit: lower is better. Only when both runs
-         * have a price; a run's figures do not hold it, so it is computed from their throughput and the
-         * price ({@link Comparison#costOf(Pricing, double)}), and {@link #of(ResultRow)} does not know it (NaN).
-         */
-        COST("cost", false, Verdict.MIN_EFFECT, r -> Double.NaN, s -> Double.NaN),
-        /**
-         * The server's run-queue wait per request, µs: lower is better. Only when both runs' samples
-         * have it (results.csv does not: A's and B's figures are the medians of their samples). A
-         * scheduler's wait scatters more than CPU time does; its smallest change called is 25 %, a
-         * first setting that no A/A pair has tested yet.
-         */
-        RUNQ("runq_wait", false, 0.25, r -> Double.NaN, s -> s.saturation().runQueueWaitUsPerReq()),
-        /** The server's involuntary context switches per request: lower is better; as {@link #RUNQ}. */
-        INVOLUNTARY_CS("involuntary_cs", false, 0.25, r -> Double.NaN, s -> s.saturation().involuntarySwitchesPerReq()),
-        /**
-         * Virtual threads pinned to their carrier while blocked, per request, from {@code jfr.csv}: lower is
-         * better. Only when both runs were recorded ({@code --jfr}) and either pinned at all. An event is a
-         * block of 20 ms or more (the JDK's threshold), so its count moves by whole events: 25 %, as
-         * {@link #RUNQ}, a first setting.
-         */
-        PINNED("pinned", false, 0.25, JfrRecord::pinnedPerRequest),
-        /** The time virtual threads were pinned while blocked, ms per request; as {@link #PINNED}. */
-        PINNED_MS("pinned_ms", false, 0.25, JfrRecord::pinnedMsPerRequest),
-        /**
-         * The collector's stop-the-world pauses, ms per request, from {@code jfr.csv}: lower is better.
-         * A window of a few seconds holds a handful of pauses, so it scatters as the scheduler's counts do.
-         */
-        GC_PAUSE("gc_pause", false, 0.25, JfrRecord::gcPauseMsPerRequest);
+    /** The driver's and the server's figures: every matched step has them. */
+    public static final List<Figure> MEASURED = compared(Figure.Source.DRIVER, Figure.Source.SERVER);
+    /** The server's saturation readings, compared when both runs' samples have them. */
+    public static final List<Figure> SATURATION = compared(Figure.Source.SATURATION);
+    /** The flight recordings' figures ({@code jfr.csv}), compared when both runs were recorded. */
+    public static final List<Figure> RECORDED = compared(Figure.Source.RECORDING);
+    /** The probes' figures, compared when every sample of both runs' step measured them. */
+    public static final List<Figure> PROBED = compared(Figure.Source.PROBE);
 
-        /** The figures every matched step has, whatever the runs' prices. */
-        public static final List<Metric> MEASURED = List.of(RPS, P99, CPU);
-        /** The figures of the server's saturation readings, compared when both runs' samples have them. */
-        public static final List<Metric> SATURATION = List.of(RUNQ, INVOLUNTARY_CS);
-        /** The figures of the flight recordings ({@code jfr.csv}), compared when both runs were recorded. */
-        public static final List<Metric> RECORDED = List.of(PINNED, PINNED_MS, GC_PAUSE);
-        /**
-         * The figures {@code --fail-on slower} leaves out: they say where time went (a queue, a pin, a
-         * pause) rather than what a user got, and move with whatever else the machine runs.
-         */
-        public static final List<Metric> EXPLAINING = List.of(RUNQ, INVOLUNTARY_CS, PINNED, PINNED_MS, GC_PAUSE);
+    /** The figures of a sample from {@code sources} that compare weighs: those with a smallest change to call. */
+    private static List<Figure> compared(Figure.Source... sources) {
+        List<Figure.Source> from = List.of(sources);
+        return Arrays.stream(Figure.values())
+                .filter(f -> from.contains(f.source()) && f.at(Figure.Level.SAMPLE) && Double.isFinite(f.minEffect()))
+                .toList();
+    }
 
-        private final String wireName;
-        private final boolean higherIsBetter;
-        private final double minEffect;
-        private final ToDoubleFunction<ResultRow> ofRow;
-        private final ToDoubleFunction<SampleRecord> ofSample;
-        private final ToDoubleFunction<JfrRecord> ofRecording;
-
-        Metric(String wireName, boolean higherIsBetter, double minEffect, ToDoubleFunction<ResultRow> ofRow,
-               ToDoubleFunction<SampleRecord> ofSample) {
-            this(wireName, higherIsBetter, minEffect, ofRow, ofSample, r -> Double.NaN);
-        }
-
-        /** A figure of {@code jfr.csv} only: results.csv and samples.csv do not know it (NaN). */
-        Metric(String wireName, boolean higherIsBetter, double minEffect, ToDoubleFunction<JfrRecord> ofRecording) {
-            this(wireName, higherIsBetter, minEffect, r -> Double.NaN, s -> Double.NaN, ofRecording);
-        }
-
-        Metric(String wireName, boolean higherIsBetter, double minEffect, ToDoubleFunction<ResultRow> ofRow,
-               ToDoubleFunction<SampleRecord> ofSample, ToDoubleFunction<JfrRecord> ofRecording) {
-            this.wireName = wireName;
-            this.higherIsBetter = higherIsBetter;
-            this.minEffect = minEffect;
-            this.ofRow = ofRow;
-            this.ofSample = ofSample;
-            this.ofRecording = ofRecording;
-        }
-
-        /** "rps", "p99" or "cpu", as in compare.csv's metric column. */
-        public String wireName() {
-            return wireName;
-        }
-
-        public boolean higherIsBetter() {
-            return higherIsBetter;
-        }
-
-        /** The smallest relative change called a change, whatever the runs' own scatter. */
-        public double minEffect() {
-            return minEffect;
-        }
-
-        public double of(ResultRow row) {
-            return ofRow.applyAsDouble(row);
-        }
-
-        public double of(SampleRecord sample) {
-            return ofSample.applyAsDouble(sample);
-        }
-
-        public double of(JfrRecord recorded) {
-            return ofRecording.applyAsDouble(recorded);
-        }
-
-        /**
-         * The verdict as this figure says it: {@code faster}/{@code slower} for throughput, latency and CPU,
-         * {@code cheaper}/{@code costlier} for cost; the others as they are.
-         */
-        public String verdictName(Verdict verdict) {
-            if (this == COST && verdict.changed()) {
-                return verdict == Verdict.FASTER ? "cheaper" : "costlier";
-            }
+    /**
+     * The verdict as {@code figure} says it ({@link Figure#verdictWords}): {@code faster}/{@code slower} for
+     * throughput, latency and CPU, {@code cheaper}/{@code costlier} for cost, {@code smaller}/{@code larger}
+     * for bytes; the others as they are.
+     */
+    public static String verdictName(Figure figure, Verdict verdict) {
+        if (!verdict.changed()) {
             return verdict.wireName();
         }
+        return figure.verdictWords().get(verdict == Verdict.FASTER ? 0 : 1);
     }
 
     /**
@@ -189,7 +99,7 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
      * @param noiseFloor the smallest change the verdict would call (see {@link Verdict}), NaN without a noise estimate
      * @param verdict faster, slower, within noise or no noise estimate
      */
-    public record Change(Metric metric, double a, double b, double ratio, double ciLow, double ciHigh,
+    public record Change(Figure figure, double a, double b, double ratio, double ciLow, double ciHigh,
                          double confidence, int nA, int nB, double noiseFloor, Verdict verdict) {
 
         /**
@@ -208,32 +118,32 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
     }
 
     /**
-     * One step present in both runs, with its {@link Change}s in {@link Metric} order: the three
-     * measured ones, then cost when both runs have a price.
+     * One step present in both runs, with its {@link Change}s: the measured ones, then cost when both
+     * runs have a price, then the saturation readings, the recordings' and the probes' figures where both runs have them.
      */
     public record Match(ResultRow.StepKey key, ResultRow a, ResultRow b, List<Change> changes, List<String> flags) {
 
-        public Change change(Metric metric) {
-            return find(metric).orElseThrow(() -> new IllegalArgumentException("no " + metric.wireName()
+        public Change change(Figure figure) {
+            return find(figure).orElseThrow(() -> new IllegalArgumentException("no " + figure.key()
                     + " figure for " + key.variant() + " " + key.scenario() + " " + key.describe()
-                    + (metric == Metric.COST ? ": a run has no price" : "")));
+                    + (figure == Figure.COST ? ": a run has no price" : "")));
         }
 
-        /** The change of {@code metric}, or empty when the step has none (cost, when a run has no price). */
-        public Optional<Change> find(Metric metric) {
-            return changes.stream().filter(c -> c.metric() == metric).findFirst();
+        /** The change of {@code figure}, or empty when the step has none (cost, when a run has no price). */
+        public Optional<Change> find(Figure figure) {
+            return changes.stream().filter(c -> c.figure() == figure).findFirst();
         }
 
         public double rpsRatio() {
-            return change(Metric.RPS).ratio();
+            return change(Figure.RPS).ratio();
         }
 
         public double p99Ratio() {
-            return change(Metric.P99).ratio();
+            return change(Figure.P99).ratio();
         }
 
         public double cpuRatio() {
-            return change(Metric.CPU).ratio();
+            return change(Figure.CPU).ratio();
         }
     }
 
@@ -257,7 +167,7 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
 
     /**
      * Two runs with their samples and their prices: with a price on both sides every matched step
-     * also gets its {@link Metric#COST}.
+     * also gets its {@link Figure#COST}.
      */
     public static Comparison of(List<ResultRow> a, Map<ResultRow.StepKey, List<SampleRecord>> samplesA,
                                 Optional<Pricing> priceA, List<ResultRow> b,
@@ -267,7 +177,7 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
 
     /**
      * Two runs with their samples, prices and flight recordings' summaries by step ({@code JfrCsv.byStep}):
-     * a step recorded in both runs also gets the {@link Metric#RECORDED} figures.
+     * a step recorded in both runs also gets the {@link #RECORDED} figures.
      */
     public static Comparison of(List<ResultRow> a, Map<ResultRow.StepKey, List<SampleRecord>> samplesA,
                                 Optional<Pricing> priceA, Map<ResultRow.StepKey, List<JfrRecord>> recordedA, List<ResultRow> b,
@@ -300,26 +210,34 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
             List<SampleRecord> sb = samplesB.getOrDefault(e.getKey(), List.of());
             flags.addAll(caveats(sa, sb));
             List<Change> changes = new ArrayList<>();
-            for (Metric metric : Metric.MEASURED) {
-                List<double[]> forksA = byFork(metric, sa, ra);
-                List<double[]> forksB = byFork(metric, sb, rb);
-                changes.add(change(metric, metric.of(ra), metric.of(rb), forksA, forksB,
-                        poolsA.others(metric, e.getKey(), forksA), poolsB.others(metric, e.getKey(), forksB)));
+            for (Figure figure : MEASURED) {
+                List<double[]> forksA = byFork(figure, sa, ra);
+                List<double[]> forksB = byFork(figure, sb, rb);
+                changes.add(change(figure, ra.figure(figure), rb.figure(figure), forksA, forksB,
+                        poolsA.others(figure, e.getKey(), forksA), poolsB.others(figure, e.getKey(), forksB)));
             }
             if (priceA.isPresent() && priceB.isPresent()) {
                 // A cost is a price over a throughput: on the log scale its forks scatter as the throughput's do.
-                List<double[]> rpsA = byFork(Metric.RPS, sa, ra);
-                List<double[]> rpsB = byFork(Metric.RPS, sb, rb);
-                changes.add(change(Metric.COST, costOf(priceA.get(), Metric.RPS.of(ra)), costOf(priceB.get(), Metric.RPS.of(rb)),
+                List<double[]> rpsA = byFork(Figure.RPS, sa, ra);
+                List<double[]> rpsB = byFork(Figure.RPS, sb, rb);
+                changes.add(change(Figure.COST, costOf(priceA.get(), ra.figure(Figure.RPS)), costOf(priceB.get(), rb.figure(Figure.RPS)),
                         costOf(priceA.get(), rpsA), costOf(priceB.get(), rpsB),
-                        poolsA.others(Metric.RPS, e.getKey(), rpsA), poolsB.others(Metric.RPS, e.getKey(), rpsB)));
+                        poolsA.others(Figure.RPS, e.getKey(), rpsA), poolsB.others(Figure.RPS, e.getKey(), rpsB)));
             }
             if (hasSaturation(sa) && hasSaturation(sb)) {
-                for (Metric metric : Metric.SATURATION) {
-                    List<double[]> forksA = byFork(metric, sa, ra);
-                    List<double[]> forksB = byFork(metric, sb, rb);
-                    changes.add(change(metric, MedianInterval.median(Judgement.flat(forksA)), MedianInterval.median(Judgement.flat(forksB)),
-                            forksA, forksB, poolsA.others(metric, e.getKey(), forksA), poolsB.others(metric, e.getKey(), forksB)));
+                for (Figure figure : SATURATION) {
+                    List<double[]> forksA = byFork(figure, sa, ra);
+                    List<double[]> forksB = byFork(figure, sb, rb);
+                    changes.add(change(figure, MedianInterval.median(Judgement.flat(forksA)), MedianInterval.median(Judgement.flat(forksB)),
+                            forksA, forksB, poolsA.others(figure, e.getKey(), forksA), poolsB.others(figure, e.getKey(), forksB)));
+                }
+            }
+            for (Figure figure : PROBED) {
+                if (measured(figure, sa) && measured(figure, sb)) {
+                    List<double[]> forksA = byFork(figure, sa, ra);
+                    List<double[]> forksB = byFork(figure, sb, rb);
+                    changes.add(change(figure, MedianInterval.median(Judgement.flat(forksA)), MedianInterval.median(Judgement.flat(forksB)),
+                            forksA, forksB));
                 }
             }
             changes.addAll(recordedChanges(recordedA.getOrDefault(e.getKey(), List.of()),
@@ -336,7 +254,7 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
     }
 
     /**
-     * The {@link Metric#RECORDED} figures of a step recorded in both runs, A and B the medians of their
+     * The {@link #RECORDED} figures of a step recorded in both runs, A and B the medians of their
      * samples, each weighed fork by fork as CPU per request is; a figure that is zero in every sample
      * of both (no virtual thread pinned, a window without a GC pause) is left out: there is no change
      * to weigh, and no ratio of nothing to nothing.
@@ -346,17 +264,22 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
         if (a.isEmpty() || b.isEmpty()) {
             return changes;
         }
-        for (Metric metric : Metric.RECORDED) {
-            List<double[]> forksA = ForkedSamples.byFork(a, JfrRecord::repeat, metric::of);
-            List<double[]> forksB = ForkedSamples.byFork(b, JfrRecord::repeat, metric::of);
+        for (Figure figure : RECORDED) {
+            List<double[]> forksA = ForkedSamples.byFork(a, JfrRecord::repeat, r -> r.figure(figure));
+            List<double[]> forksB = ForkedSamples.byFork(b, JfrRecord::repeat, r -> r.figure(figure));
             double[] all = Stream.concat(forksA.stream(), forksB.stream()).flatMapToDouble(Arrays::stream).toArray();
             if (Arrays.stream(all).allMatch(v -> v == 0 || Double.isNaN(v))) {
                 continue;
             }
-            changes.add(change(metric, MedianInterval.median(Judgement.flat(forksA)), MedianInterval.median(Judgement.flat(forksB)),
+            changes.add(change(figure, MedianInterval.median(Judgement.flat(forksA)), MedianInterval.median(Judgement.flat(forksB)),
                     forksA, forksB));
         }
         return changes;
+    }
+
+    /** Whether every sample of a step measured {@code figure} (a run without the probe did not). */
+    private static boolean measured(Figure figure, List<SampleRecord> samples) {
+        return !samples.isEmpty() && samples.stream().allMatch(s -> s.measured().has(figure));
     }
 
     /** Whether a step's samples carry the server's saturation readings (a run from before them does not). */
@@ -375,11 +298,11 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
     }
 
     /**
-     * One figure of samples measured once per fresh server (or search): {@link #change(Metric, double,
+     * One figure of samples measured once per fresh server (or search): {@link #change(Figure, double,
      * double, List, List)} with every sample its own fork.
      */
-    public static Change change(Metric metric, double a, double b, double[] samplesA, double[] samplesB) {
-        return change(metric, a, b, eachItsOwnFork(samplesA), eachItsOwnFork(samplesB));
+    public static Change change(Figure figure, double a, double b, double[] samplesA, double[] samplesB) {
+        return change(figure, a, b, eachItsOwnFork(samplesA), eachItsOwnFork(samplesB));
     }
 
     /**
@@ -388,18 +311,18 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
      * b / a and {@link Verdict#NO_NOISE_ESTIMATE}. The noise floor of the verdict is that of
      * {@link Verdict#noiseFloor}, from all the samples of each side.
      */
-    public static Change change(Metric metric, double a, double b, List<double[]> forksA, List<double[]> forksB) {
-        return change(metric, a, b, forksA, forksB, ForkPool.NONE, ForkPool.NONE);
+    public static Change change(Figure figure, double a, double b, List<double[]> forksA, List<double[]> forksB) {
+        return change(figure, a, b, forksA, forksB, ForkPool.NONE, ForkPool.NONE);
     }
 
     /**
      * One figure, each side's forks leaning on the spread between forks of its run's other steps
      * ({@link ForkedSamples#estimate(List, ForkPool)}).
      */
-    public static Change change(Metric metric, double a, double b, List<double[]> forksA, List<double[]> forksB,
+    public static Change change(Figure figure, double a, double b, List<double[]> forksA, List<double[]> forksB,
                                 ForkPool othersA, ForkPool othersB) {
-        Judgement j = Judgement.of(metric.higherIsBetter(), metric.minEffect(), a, b, forksA, forksB, othersA, othersB);
-        return new Change(metric, a, b, j.ratio(), j.ciLow(), j.ciHigh(), j.confidence(), j.nA(), j.nB(), j.noiseFloor(),
+        Judgement j = Judgement.of(figure.higherIsBetter(), figure.minEffect(), a, b, forksA, forksB, othersA, othersB);
+        return new Change(figure, a, b, j.ratio(), j.ciLow(), j.ciHigh(), j.confidence(), j.nA(), j.nB(), j.noiseFloor(),
                 j.verdict());
     }
 
@@ -481,24 +404,24 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
     }
 
     /** One run's spread between forks, per measured figure and per scenario and conditions ({@link GroupPools}). */
-    private record RunPools(Map<Metric, GroupPools> pools) {
+    private record RunPools(Map<Figure, GroupPools> pools) {
 
         static RunPools of(Map<ResultRow.StepKey, ResultRow> rows, Map<ResultRow.StepKey, List<SampleRecord>> samples) {
-            Map<Metric, GroupPools> pools = new EnumMap<>(Metric.class);
-            for (Metric metric : Stream.concat(Metric.MEASURED.stream(), Metric.SATURATION.stream()).toList()) {
+            Map<Figure, GroupPools> pools = new EnumMap<>(Figure.class);
+            for (Figure figure : Stream.concat(MEASURED.stream(), SATURATION.stream()).toList()) {
                 Map<String, List<List<double[]>>> steps = new LinkedHashMap<>();
                 for (Map.Entry<ResultRow.StepKey, ResultRow> e : rows.entrySet()) {
                     steps.computeIfAbsent(group(e.getKey()), k -> new ArrayList<>())
-                            .add(byFork(metric, samples.getOrDefault(e.getKey(), List.of()), e.getValue()));
+                            .add(byFork(figure, samples.getOrDefault(e.getKey(), List.of()), e.getValue()));
                 }
-                pools.put(metric, GroupPools.of(steps));
+                pools.put(figure, GroupPools.of(steps));
             }
             return new RunPools(pools);
         }
 
         /** The pool of the step's scenario and conditions without the step itself. */
-        ForkPool others(Metric metric, ResultRow.StepKey key, List<double[]> forks) {
-            return pools.get(metric).others(group(key), forks);
+        ForkPool others(Figure figure, ResultRow.StepKey key, List<double[]> forks) {
+            return pools.get(figure).others(group(key), forks);
         }
     }
 
@@ -508,14 +431,14 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
     }
 
     /**
-     * A step's samples of one metric grouped by fork (samples.csv's {@code repeat}), or its
+     * A step's samples of one figure grouped by fork (samples.csv's {@code repeat}), or its
      * results.csv figure as the only sample when it has none.
      */
-    private static List<double[]> byFork(Metric metric, List<SampleRecord> samples, ResultRow row) {
+    private static List<double[]> byFork(Figure figure, List<SampleRecord> samples, ResultRow row) {
         if (samples.isEmpty()) {
-            return List.of(new double[] {metric.of(row)});
+            return List.of(new double[] {row.figure(figure)});
         }
-        return ForkedSamples.byFork(samples, SampleRecord::repeat, metric::of);
+        return ForkedSamples.byFork(samples, SampleRecord::repeat, s -> s.figure(figure));
     }
 
     /** Rows by key, in file order; when a key repeats (a re-run step) the last row wins. */

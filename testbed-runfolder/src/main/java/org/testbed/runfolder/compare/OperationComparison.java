@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.Column;
 import org.testbed.runfolder.csv.CsvTable;
@@ -14,6 +13,7 @@ import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.stats.ForkedSamples;
 import org.testbed.runfolder.stats.MedianInterval;
 import org.testbed.runfolder.stats.Verdict;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * The operations of the steps two runs share, B against A ({@code operations.csv}): a step's
@@ -37,60 +37,12 @@ public record OperationComparison(List<Step> steps, List<String> notes) {
     /** The file written beside compare.csv. */
     public static final String FILE = "compare-operations.csv";
 
-    /** The figures of an operation compared, each with its better direction and smallest change called. */
-    public enum Figure {
-        /** Its throughput, requests per second: judged as the step's ({@link Comparison.Metric#RPS}). */
-        RPS("rps", Comparison.Metric.RPS.higherIsBetter(), Comparison.Metric.RPS.minEffect(), 1, OperationRecord::rps,
-                "req/s"),
-        /**
-         * Its median latency, ms: lower is better, 5 % the smallest change. A median in a closed loop
-         * follows the throughput (users over rate, Little's law) and has none of the tail's extra drift
-         * between runs, so it gets the throughput's minimum effect, not p99's.
-         */
-        P50("p50", false, Verdict.MIN_EFFECT, 3, r -> r.latency().p50Ms(), "ms p50"),
-        /** Its p99 latency, ms: judged as the step's ({@link Comparison.Metric#P99}, 15 %). */
-        P99("p99", Comparison.Metric.P99.higherIsBetter(), Comparison.Metric.P99.minEffect(), 3,
-                r -> r.latency().p99Ms(), "ms p99");
-
-        private final String wireName;
-        private final boolean higherIsBetter;
-        private final double minEffect;
-        private final int decimals;
-        private final ToDoubleFunction<OperationRecord> of;
-        private final String unit;
-
-        Figure(String wireName, boolean higherIsBetter, double minEffect, int decimals, ToDoubleFunction<OperationRecord> of,
-               String unit) {
-            this.wireName = wireName;
-            this.higherIsBetter = higherIsBetter;
-            this.minEffect = minEffect;
-            this.decimals = decimals;
-            this.of = of;
-            this.unit = unit;
-        }
-
-        /** "rps", "p50" or "p99", as in compare-operations.csv's metric column. */
-        public String wireName() {
-            return wireName;
-        }
-
-        public double minEffect() {
-            return minEffect;
-        }
-
-        public double of(OperationRecord r) {
-            return of.applyAsDouble(r);
-        }
-
-        /** A figure as the console and the CSV write it. */
-        public String format(double v) {
-            return Column.decimal(v, decimals);
-        }
-
-        public String unit() {
-            return unit;
-        }
-    }
+    /**
+     * The figures of an operation compared, each judged as its declaration says ({@link Figure}): its
+     * throughput, its median (which in a closed loop follows the throughput, and gets its smallest
+     * change) and its p99.
+     */
+    public static final List<Figure> FIGURES = List.of(Figure.RPS, Figure.P50, Figure.P99);
 
     /**
      * One figure of one operation of one matched step, B against A.
@@ -108,7 +60,7 @@ public record OperationComparison(List<Step> steps, List<String> notes) {
         /** The change of {@code figure} of {@code operation}. */
         public OperationChange change(String operation, Figure figure) {
             return changes.stream().filter(c -> c.operation().equals(operation) && c.figure() == figure).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("no " + operation + " " + figure.wireName() + " in "
+                    .orElseThrow(() -> new IllegalArgumentException("no " + operation + " " + figure.key() + " in "
                             + describe(match.key())));
         }
     }
@@ -119,7 +71,7 @@ public record OperationComparison(List<Step> steps, List<String> notes) {
             Column.text("scenario", c -> c.match().key().scenario()),
             Column.text("level", c -> c.match().key().describe()),
             Column.text("operation", OperationChange::operation),
-            Column.text("metric", c -> c.figure().wireName()),
+            Column.text("metric", c -> c.figure().key()),
             Column.number("a", c -> c.figure().format(c.a())),
             Column.number("b", c -> c.figure().format(c.b())),
             Column.decimal("ratio", 4, c -> c.judgement().ratio()),
@@ -171,12 +123,12 @@ public record OperationComparison(List<Step> steps, List<String> notes) {
                 }
                 shared.add(e.getKey());
                 String group = group(m.key(), e.getKey());
-                for (Figure f : Figure.values()) {
+                for (Figure f : FIGURES) {
                     List<double[]> forksA = byFork(e.getValue(), f);
                     List<double[]> forksB = byFork(rb, f);
                     double va = median(e.getValue(), f);
                     double vb = median(rb, f);
-                    changes.add(new OperationChange(m, e.getKey(), f, va, vb, Judgement.of(f.higherIsBetter, f.minEffect,
+                    changes.add(new OperationChange(m, e.getKey(), f, va, vb, Judgement.of(f.higherIsBetter(), f.minEffect(),
                             va, vb, forksA, forksB, poolsA.get(f).others(group, forksA), poolsB.get(f).others(group, forksB))));
                 }
             }
@@ -221,14 +173,14 @@ public record OperationComparison(List<Step> steps, List<String> notes) {
                 }
             }
             StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "  %-24s %-12s", "step", "operation"));
-            for (Figure f : Figure.values()) {
-                header.append(String.format(Locale.ROOT, " %-7s %-16s %-8s", f.wireName() + " B/A", "interval", ""));
+            for (Figure f : FIGURES) {
+                header.append(String.format(Locale.ROOT, " %-7s %-16s %-8s", f.key() + " B/A", "interval", ""));
             }
             out.append(header.toString().stripTrailing()).append("   (verdict blank: within noise)\n");
             for (Step s : steps) {
                 for (String op : s.operations()) {
                     StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-24s %-12s", describe(s.match().key()), op));
-                    for (Figure f : Figure.values()) {
+                    for (Figure f : FIGURES) {
                         Judgement j = s.change(op, f).judgement();
                         line.append(String.format(Locale.ROOT, " %-7s %-16s %-8s", ratio(j.ratio()), interval(j),
                                 j.verdict() == Verdict.WITHIN_NOISE ? "" : j.verdict().wireName()));
@@ -249,9 +201,9 @@ public record OperationComparison(List<Step> steps, List<String> notes) {
      */
     static String finding(OperationChange c) {
         Judgement j = c.judgement();
-        return String.format(Locale.ROOT, "%s %s %s %.3f× %s %s (A %s → B %s %s; %.0f%%, n %d/%d)", describe(c.match().key()),
-                c.operation(), c.figure().wireName(), j.ratio(), interval(j), j.verdict().wireName(), c.figure().format(c.a()),
-                c.figure().format(c.b()), c.figure().unit(), 100 * j.confidence(), j.nA(), j.nB());
+        return String.format(Locale.ROOT, "%s %s %s %.3f× %s %s (A %s → B %s; %.0f%%, n %d/%d)", describe(c.match().key()),
+                c.operation(), c.figure().key(), j.ratio(), interval(j), j.verdict().wireName(), c.figure().show(c.a()),
+                c.figure().show(c.b()), 100 * j.confidence(), j.nA(), j.nB());
     }
 
     private static String interval(Judgement j) {
@@ -284,7 +236,7 @@ public record OperationComparison(List<Step> steps, List<String> notes) {
     /** One run's pools per figure: an operation pools with the same operation in its run's other steps of the scenario. */
     private static Map<Figure, GroupPools> pools(Map<ResultRow.StepKey, Map<String, List<OperationRecord>>> byStep) {
         Map<Figure, GroupPools> pools = new EnumMap<>(Figure.class);
-        for (Figure f : Figure.values()) {
+        for (Figure f : FIGURES) {
             Map<String, List<List<double[]>>> groups = new LinkedHashMap<>();
             byStep.forEach((key, ops) -> ops.forEach((op, records) ->
                     groups.computeIfAbsent(group(key, op), g -> new ArrayList<>()).add(byFork(records, f))));
@@ -298,10 +250,10 @@ public record OperationComparison(List<Step> steps, List<String> notes) {
     }
 
     private static List<double[]> byFork(List<OperationRecord> records, Figure f) {
-        return ForkedSamples.byFork(records, OperationRecord::repeat, f::of);
+        return ForkedSamples.byFork(records, OperationRecord::repeat, r -> r.figure(f));
     }
 
     private static double median(List<OperationRecord> records, Figure f) {
-        return MedianInterval.median(records.stream().mapToDouble(f::of).toArray());
+        return MedianInterval.median(records.stream().mapToDouble(r -> r.figure(f)).toArray());
     }
 }

@@ -4,6 +4,7 @@ import java.util.List;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.ResultRow.Latencies;
 import org.testbed.runfolder.ResultRow.StepKey;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * One operation of one sample: a row of {@code operations.csv}. A step's figures mix its kinds of
@@ -24,6 +25,19 @@ import org.testbed.runfolder.ResultRow.StepKey;
  */
 public record OperationRecord(StepKey key, int repeat, int iteration, String operation, long requests, long errors,
                               double rps, Latencies latency) {
+
+    /** This operation's value of {@code figure}; NaN for a figure an operation does not have. */
+    public double figure(Figure figure) {
+        return switch (figure) {
+            case RPS -> rps;
+            case P50 -> latency.p50Ms();
+            case P90 -> latency.p90Ms();
+            case P99 -> latency.p99Ms();
+            case P999 -> latency.p999Ms();
+            case ERRORS -> errors;
+            default -> Double.NaN;
+        };
+    }
 
     /** The start of the {@code operation} of a sample whose driver gave no figures per operation. */
     public static final String NOT_AVAILABLE = "n/a";

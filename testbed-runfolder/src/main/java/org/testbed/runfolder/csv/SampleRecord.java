@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.ResultRow.StepKey;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * One measurement of one step: a row of {@code samples.csv}. A run measures every step in
@@ -23,9 +24,17 @@ import org.testbed.runfolder.ResultRow.StepKey;
  * @param gzipResponses responses that came gzip-compressed in this sample's window (0 without gzip)
  * @param saturation whether the server waited for CPUs, its listen queue or its cgroup's quota in this sample's
  *                   window ({@link Saturation#UNKNOWN} when not read)
+ * @param measured the probes' figures ({@link Measured}): their columns follow the declared figures
  */
 public record SampleRecord(StepKey key, int repeat, int iteration, Figures figures, StepRecord.OpenModel open,
-                           Caveats caveats, String raw, long tlsHandshakes, long gzipResponses, Saturation saturation) {
+                           Caveats caveats, String raw, long tlsHandshakes, long gzipResponses, Saturation saturation,
+                           Measured measured) {
+
+    /** A sample without probes' figures. */
+    public SampleRecord(StepKey key, int repeat, int iteration, Figures figures, StepRecord.OpenModel open, Caveats caveats,
+                        String raw, long tlsHandshakes, long gzipResponses, Saturation saturation) {
+        this(key, repeat, iteration, figures, open, caveats, raw, tlsHandshakes, gzipResponses, saturation, Measured.NONE);
+    }
 
     /** A sample without saturation readings. */
     public SampleRecord(StepKey key, int repeat, int iteration, Figures figures, StepRecord.OpenModel open, Caveats caveats,
@@ -75,6 +84,23 @@ public record SampleRecord(StepKey key, int repeat, int iteration, Figures figur
         iteration = Math.max(1, iteration);
         open = open == null ? StepRecord.OpenModel.CLOSED : open;
         saturation = saturation == null ? Saturation.UNKNOWN : saturation;
+        measured = measured == null ? Measured.NONE : measured;
+    }
+
+    /**
+     * This sample's value of {@code figure}: its own columns, its saturation readings, its probes'
+     * figures; NaN for a figure a sample does not hold (a percentile other than p99, a cost).
+     */
+    public double figure(Figure figure) {
+        return switch (figure) {
+            case RPS -> figures.rps();
+            case P99 -> figures.latP99Ms();
+            case CPU -> figures.cpuMsPerReq();
+            case ERRORS -> figures.errors();
+            case RUNQ_WAIT -> saturation.runQueueWaitUsPerReq();
+            case INVOLUNTARY_CS -> saturation.involuntarySwitchesPerReq();
+            default -> measured.get(figure);
+        };
     }
 
     private static final Column<SampleRecord> VARIANT = Column.text("variant", s -> s.key.variant());
@@ -103,7 +129,8 @@ public record SampleRecord(StepKey key, int repeat, int iteration, Figures figur
     public static final List<Column<SampleRecord>> COLUMNS = Stream.concat(Stream.of(VARIANT, SCENARIO, CONCURRENCY,
             TARGET_RPS, REPEAT, RPS, LAT_P99, CPU, ERRORS, LAT_P99_UNCORRECTED, SCHEDULE_LAG_P99, WARMUP_S, STEADY, RAW,
             WARMUP_SETTLED, CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, ITERATION, OTHER_LOAD_PCT, LOAD_SATURATED),
-            Saturation.columnsOf(SampleRecord::saturation).stream()).toList();
+            Stream.concat(Saturation.columnsOf(SampleRecord::saturation).stream(),
+                    Measured.columns(Figure.Level.SAMPLE, SampleRecord::measured).stream())).toList();
 
     /** Reads a sample back; a column an older runner did not write reads as the benign value (steady, settled, quiet). */
     public static SampleRecord read(CsvRow v) {
@@ -115,12 +142,13 @@ public record SampleRecord(StepKey key, int repeat, int iteration, Figures figur
                 new StepRecord.OpenModel(v.decimal(LAT_P99_UNCORRECTED), v.decimal(SCHEDULE_LAG_P99)),
                 new Caveats(v.decimal(WARMUP_S), v.flag(WARMUP_SETTLED, true), v.flag(STEADY, true),
                         v.decimal(OTHER_LOAD_PCT, 0), v.flag(LOAD_SATURATED)),
-                v.text(RAW), v.count(TLS_HANDSHAKES), v.count(GZIP_RESPONSES), Saturation.read(v));
+                v.text(RAW), v.count(TLS_HANDSHAKES), v.count(GZIP_RESPONSES), Saturation.read(v),
+                Measured.read(v, Figure.Level.SAMPLE));
     }
 
     /** This sample as if measured under {@code other}: how a comparison of two conditions matches their steps. */
     public SampleRecord withConditions(Conditions other) {
         return new SampleRecord(new StepKey(key.variant(), key.scenario(), key.concurrency(), key.targetRps(), other),
-                repeat, iteration, figures, open, caveats, raw, tlsHandshakes, gzipResponses, saturation);
+                repeat, iteration, figures, open, caveats, raw, tlsHandshakes, gzipResponses, saturation, measured);
     }
 }

@@ -6,6 +6,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.ResultRow.StepKey;
+import org.testbed.runfolder.figure.Figure;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.stats.PrecisionTarget;
 import org.testbed.runfolder.stats.Spread;
@@ -27,13 +28,46 @@ import org.testbed.runfolder.stats.Spread;
  * @param open the open model's own figures ({@link OpenModel#CLOSED} for a closed-model step)
  * @param cost what a million requests cost at the step's throughput ({@link Cost#NONE} for a run without a price)
  * @param precision how precise its figures are and what the run did for it ({@link Precision#NONE} for a sample)
+ * @param measured the medians of its samples' probe figures ({@link Measured}), columns that follow their declaration
  */
 public record StepRecord(StepKey key, DriverSide driver, ServerSide server, LoadSide load, Setup setup, Files files,
-                         Repeats repeats, Steadiness steadiness, OpenModel open, Cost cost, Precision precision) {
+                         Repeats repeats, Steadiness steadiness, OpenModel open, Cost cost, Precision precision,
+                         Measured measured) {
 
     public StepRecord {
         cost = cost == null ? Cost.NONE : cost;
         precision = precision == null ? Precision.NONE : precision;
+        measured = measured == null ? Measured.NONE : measured;
+    }
+
+    /** A step without probes' figures. */
+    public StepRecord(StepKey key, DriverSide driver, ServerSide server, LoadSide load, Setup setup, Files files,
+                      Repeats repeats, Steadiness steadiness, OpenModel open, Cost cost, Precision precision) {
+        this(key, driver, server, load, setup, files, repeats, steadiness, open, cost, precision, Measured.NONE);
+    }
+
+    /**
+     * The step's value of {@code figure}: the median of its samples for throughput, p99 and CPU per
+     * request (results.csv's figure), its cost per million requests, its saturation readings, its
+     * probes' figures; NaN for one steps.csv does not hold.
+     */
+    public double figure(Figure figure) {
+        return spread(figure).map(Spread::median).orElseGet(() -> switch (figure) {
+            case COST -> cost.perMillion();
+            case RUNQ_WAIT -> server.saturation().runQueueWaitUsPerReq();
+            case INVOLUNTARY_CS -> server.saturation().involuntarySwitchesPerReq();
+            default -> measured.get(figure);
+        });
+    }
+
+    /** The spread of {@code figure} over the step's samples, for the figures steps.csv keeps one of (rps, p99, cpu). */
+    public Optional<Spread> spread(Figure figure) {
+        return switch (figure) {
+            case RPS -> Optional.of(repeats.rps());
+            case P99 -> Optional.of(repeats.p99());
+            case CPU -> Optional.of(repeats.cpu());
+            default -> Optional.empty();
+        };
     }
 
     /** A step (or one sample of it) before its precision is known. */
@@ -331,7 +365,8 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
             List.of(FORKS, ADDED_FORKS, RPS_HALF_WIDTH, P99_HALF_WIDTH, CPU_HALF_WIDTH),
             RPS_SCATTER.columns(), P99_SCATTER.columns(), CPU_SCATTER.columns(),
             List.of(PRECISION_TARGET, PRECISION, CPU_CLOCK),
-            List.of(LISTEN_OVERFLOW_SAMPLES))
+            List.of(LISTEN_OVERFLOW_SAMPLES),
+            Measured.columns(Figure.Level.STEP, StepRecord::measured))
             .flatMap(List::stream).toList();
 
     /** Reads a record back; a column an older runner did not write reads as unknown or 0. */
@@ -359,26 +394,36 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                 new Cost(v.decimal(PRICE_PER_HOUR), v.decimal(SERVER_SHARE), v.decimal(COST_PER_MILLION), v.decimal(COST_CI_LOW),
                         v.decimal(COST_CI_HIGH)),
                 new Precision(v.integer(FORKS), v.integer(ADDED_FORKS), RPS_SCATTER.read(v), P99_SCATTER.read(v),
-                        CPU_SCATTER.read(v), v.decimal(PRECISION_TARGET), v.text(PRECISION)));
+                        CPU_SCATTER.read(v), v.decimal(PRECISION_TARGET), v.text(PRECISION)),
+                Measured.read(v, Figure.Level.STEP));
     }
 
     /** This record with its precision known. */
     public StepRecord with(Precision p) {
-        return new StepRecord(key, driver, server, load, setup, files, repeats, steadiness, open, cost, p);
+        return new StepRecord(key, driver, server, load, setup, files, repeats, steadiness, open, cost, p, measured);
     }
 
     /** This record with the spread and steadiness of all the step's samples (the rest is its median sample's). */
     public StepRecord over(Repeats allSamples, Steadiness allSteadiness, OpenModel openMedians, boolean anySaturated) {
+        return over(allSamples, allSteadiness, openMedians, anySaturated, measured);
+    }
+
+    /**
+     * This record with the spread and steadiness of all the step's samples and the medians of their
+     * probes' figures (the rest is its median sample's).
+     */
+    public StepRecord over(Repeats allSamples, Steadiness allSteadiness, OpenModel openMedians, boolean anySaturated,
+                           Measured measuredMedians) {
         LoadSide l = new LoadSide(load.memcachedCpuPct(), load.loadCpusBusyPct(), load.stealPct(), load.otherLoadPct(),
                 load.loadSidePct(), anySaturated);
         return new StepRecord(key, driver, server, l, setup, files, allSamples, allSteadiness, openMedians,
-                cost.over(allSamples.rps()), precision);
+                cost.over(allSamples.rps()), precision, measuredMedians);
     }
 
     /** This record with {@code samples} of its samples counted as having overflowed a listen queue. */
     public StepRecord withListenOverflowSamples(int samples) {
         return new StepRecord(key, driver, new ServerSide(server.cpusBusyPct(), server.threads(), server.saturation(),
-                server.cpuClock(), samples), load, setup, files, repeats, steadiness, open, cost, precision);
+                server.cpuClock(), samples), load, setup, files, repeats, steadiness, open, cost, precision, measured);
     }
 
     /**
@@ -387,7 +432,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
      */
     public StepRecord priced(Pricing pricing, double rps) {
         return new StepRecord(key, driver, server, load, setup, files, repeats, steadiness, open,
-                Cost.of(pricing, rps, repeats.rps()), precision);
+                Cost.of(pricing, rps, repeats.rps()), precision, measured);
     }
 
     /**

@@ -1,16 +1,16 @@
 package org.testbed.runfolder.gate;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.csv.StepRecord;
-import org.testbed.runfolder.stats.Spread;
+import org.testbed.runfolder.figure.Figure;
+import org.testbed.runfolder.figure.Quantity;
 
 /**
  * One {@code --assert} of {@code run} and {@code report}: a bound every matching step's figure must
@@ -19,13 +19,15 @@ import org.testbed.runfolder.stats.Spread;
  * <p>The grammar:
  * <pre>
  *   ASSERT := [ SCENARIO ":" ] METRIC OP VALUE
- *   METRIC := "rps" | "p50" | "p90" | "p99" | "p99.9" (or "p999") | "errors" | "cpu"
+ *   METRIC := a figure a step holds ({@link #ASSERTABLE}): "rps" | "p50" | "p90" | "p99" | "p99.9" (or "p999")
+ *             | "errors" | "cpu" | a probe's figure ("bytes_out", ...)
  *   OP     := "&lt;=" | "&lt;" | "&gt;=" | "&gt;" | "=" (errors only)
- *   VALUE  := rps: requests per second, a number; errors: a whole number;
- *             p50 … p99.9 (latency) and cpu (server CPU time per request): a number and its unit, us, ms or s
+ *   VALUE  := as the figure's {@link Quantity} says: rps a number of requests per second; errors a whole
+ *             number; a time (p50 … p99.9, cpu) with its unit, us, ms or s; a size (bytes_out) with its
+ *             unit, B, kB, MB, KiB or MiB
  * </pre>
- * e.g. {@code p99<=5ms}, {@code errors=0}, {@code rps>=1000}, {@code mix:cpu<=50us}. A scenario
- * scope limits it to that scenario's steps; the caller checks the scenario is one of the run's.
+ * e.g. {@code p99<=5ms}, {@code errors=0}, {@code rps>=1000}, {@code mix:cpu<=50us}, {@code bytes_out<=2kB}.
+ * A scenario scope limits it to that scenario's steps; the caller checks the scenario is one of the run's.
  *
  * <p>The decision ({@link #decide}): with an interval (a step measured more than once: steps.csv's
  * 95 % interval of rps, p99 and cpu) it passes only when the whole interval is on the right side
@@ -36,78 +38,36 @@ import org.testbed.runfolder.stats.Spread;
  *
  * @param label the assertion, written the one way, e.g. {@code mix:p99<=5ms}
  * @param scenario the scenario it is limited to, if any
- * @param metric the figure it bounds
+ * @param figure the figure it bounds
  * @param op how the figure must compare with the bound
- * @param bound the bound in the figure's own unit (ms, requests per second, a count)
- * @param unit the unit the bound was written in ({@code ms}, {@code us}, {@code s}; empty for rps and errors), shown in messages
+ * @param bound the bound in the figure's held unit (ms for a time, bytes for a size, requests per second, a count)
+ * @param unit the unit the bound was written in ({@code ms}, {@code kB}; empty for rps and errors), shown in messages
  */
-public record Assertion(String label, Optional<String> scenario, Metric metric, Op op, double bound, String unit) {
+public record Assertion(String label, Optional<String> scenario, Figure figure, Op op, double bound, String unit) {
     private static final Pattern FORM = Pattern.compile(
-            "(?:([a-z][a-z0-9_-]*)\\s*:\\s*)?([a-z][a-z0-9.]*)\\s*(<=|>=|==|=|<|>)\\s*([0-9.+-].*)");
-    private static final Pattern VALUE = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*([a-zµ/]*)");
+            "(?:([a-z][a-z0-9_-]*)\\s*:\\s*)?([a-z][a-z0-9._]*)\\s*(<=|>=|==|=|<|>)\\s*([0-9.+-].*)");
+    private static final Pattern VALUE = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*([A-Za-zµ/]*)");
+
+    /**
+     * The figures a step holds and an assertion can bound: results.csv's (the driver's throughput,
+     * percentiles and errors, the server's CPU per request) and the probes' (steps.csv's medians).
+     */
+    public static final List<Figure> ASSERTABLE = Arrays.stream(Figure.values())
+            .filter(f -> f.at(Figure.Level.STEP) && (f.source() == Figure.Source.DRIVER || f.source() == Figure.Source.SERVER
+                    || f.source() == Figure.Source.PROBE))
+            .toList();
 
     /** What {@code --assert} takes, in one line. */
     public static final String USAGE = "the form is [SCENARIO:]METRIC OP VALUE, METRIC one of "
-            + Arrays.stream(Metric.values()).map(Metric::wireName).collect(Collectors.joining(", "))
+            + ASSERTABLE.stream().map(Figure::key).collect(Collectors.joining(", "))
             + ", OP <=, <, >=, > (or = for errors), a latency or cpu (ms per request) with its unit us, ms or s,"
-            + " rps in requests per second, errors a whole number: e.g. 'p99<=5ms', 'errors=0', 'rps>=1000',"
-            + " 'mix:cpu<=50us'";
+            + " a size with its unit B, kB, MB, KiB or MiB, rps in requests per second, errors a whole number:"
+            + " e.g. 'p99<=5ms', 'errors=0', 'rps>=1000', 'mix:cpu<=50us', 'bytes_out<=2kB'";
 
-    /** How a metric's bound is written. */
-    public enum Kind {
-        /** requests per second, a plain number */
-        RATE,
-        /** a time with its unit, held in ms */
-        TIME,
-        /** a whole number */
-        COUNT
-    }
-
-    /** The figures an assertion can bound, each read from results.csv and, where it has one, its interval from steps.csv. */
-    public enum Metric {
-        RPS("rps", Kind.RATE, r -> r.throughput().rps(), s -> s.repeats().rps()),
-        P50("p50", Kind.TIME, r -> r.latency().p50Ms(), null),
-        P90("p90", Kind.TIME, r -> r.latency().p90Ms(), null),
-        P99("p99", Kind.TIME, r -> r.latency().p99Ms(), s -> s.repeats().p99()),
-        P999("p99.9", Kind.TIME, r -> r.latency().p999Ms(), null),
-        ERRORS("errors", Kind.COUNT, r -> r.throughput().errors(), null),
-        /** Server CPU time per request, user plus system. */
-        CPU("cpu", Kind.TIME, r -> r.server().cpuMsPerReq(), s -> s.repeats().cpu());
-
-        private final String wireName;
-        private final Kind kind;
-        private final ToDoubleFunction<ResultRow> ofRow;
-        private final Function<StepRecord, Spread> ofStep;
-
-        Metric(String wireName, Kind kind, ToDoubleFunction<ResultRow> ofRow, Function<StepRecord, Spread> ofStep) {
-            this.wireName = wireName;
-            this.kind = kind;
-            this.ofRow = ofRow;
-            this.ofStep = ofStep;
-        }
-
-        public String wireName() {
-            return wireName;
-        }
-
-        public Kind kind() {
-            return kind;
-        }
-
-        /** The step's figure (results.csv: the median of its samples; errors the most any had); NaN when not measured. */
-        public double of(ResultRow row) {
-            return ofRow.applyAsDouble(row);
-        }
-
-        /** The spread steps.csv keeps of this figure, if it keeps one (rps, p99, cpu). */
-        public Optional<Spread> spread(StepRecord step) {
-            return ofStep == null ? Optional.empty() : Optional.of(ofStep.apply(step));
-        }
-
-        static Optional<Metric> named(String name) {
-            String n = name.equals("p999") ? "p99.9" : name;
-            return Arrays.stream(values()).filter(m -> m.wireName.equals(n)).findFirst();
-        }
+    /** The step's value of {@code figure}: results.csv's row where it holds it, else steps.csv's record; NaN when neither. */
+    public static double of(Figure figure, ResultRow row, StepRecord step) {
+        double v = row.figure(figure);
+        return Double.isNaN(v) && step != null ? step.figure(figure) : v;
     }
 
     /** How a figure must compare with the bound. */
@@ -163,60 +123,47 @@ public record Assertion(String label, Optional<String> scenario, Metric metric, 
      */
     public static Assertion parse(String text) {
         String given = text == null ? "" : text.strip();
-        Matcher m = FORM.matcher(given.toLowerCase(Locale.ROOT));
+        // Names and operators in any case; a unit keeps its case to be told (kB, KiB), and is matched without it.
+        Matcher m = FORM.matcher(lowerBeforeValue(given));
         if (!m.matches()) {
             throw bad(given, "not an assertion");
         }
         Optional<String> scenario = Optional.ofNullable(m.group(1));
-        Metric metric = Metric.named(m.group(2)).orElseThrow(() -> bad(given, "no metric '" + m.group(2) + "'"));
+        Figure figure = Figure.named(m.group(2)).filter(ASSERTABLE::contains)
+                .orElseThrow(() -> bad(given, "no metric '" + m.group(2) + "'"));
         Op op = Op.of(m.group(3));
-        if (op == Op.EQ && metric != Metric.ERRORS) {
-            throw bad(given, "= is for errors only; bound " + metric.wireName() + " with <=, <, >= or >");
+        if (op == Op.EQ && figure != Figure.ERRORS) {
+            throw bad(given, "= is for errors only; bound " + figure.key() + " with <=, <, >= or >");
         }
+        Quantity q = figure.quantity();
         Matcher v = VALUE.matcher(m.group(4).strip());
         if (!v.matches()) {
-            throw bad(given, "'" + m.group(4).strip() + "' is not a number" + (metric.kind() == Kind.TIME ? " with its unit" : ""));
+            throw bad(given, "'" + m.group(4).strip() + "' is not a number" + (q.needsUnit() ? " with its unit" : ""));
         }
         double number = Double.parseDouble(v.group(1));
-        String unit = v.group(2).equals("µs") ? "us" : v.group(2);
-        switch (metric.kind()) {
-            case TIME -> {
-                if (!unit.equals("us") && !unit.equals("ms") && !unit.equals("s")) {
-                    throw bad(given, metric.wireName() + " is a time: give its unit, us, ms or s"
-                            + (unit.isEmpty() ? "" : ", not '" + unit + "'") + " (e.g. '" + metric.wireName() + "<=5ms')");
-                }
+        String unit = v.group(2);
+        if (q.needsUnit()) {
+            unit = q.unit(unit).orElseThrow(() -> bad(given, figure.key() + " is " + (q == Quantity.TIME ? "a time" : "a size")
+                    + ": give its unit, " + q.unitList() + (v.group(2).isEmpty() ? "" : ", not '" + v.group(2) + "'")
+                    + " (e.g. '" + figure.key() + (q == Quantity.TIME ? "<=5ms')" : "<=2kB')")));
+        } else if (q == Quantity.COUNT) {
+            if (!unit.isEmpty() || v.group(1).contains(".")) {
+                throw bad(given, figure.key() + " takes a whole number, e.g. '" + figure.key() + "=0'");
             }
-            case COUNT -> {
-                if (!unit.isEmpty() || v.group(1).contains(".")) {
-                    throw bad(given, "errors takes a whole number, e.g. 'errors=0'");
-                }
-            }
-            default -> {
-                if (!unit.isEmpty()) {
-                    throw bad(given, "rps takes a number of requests per second without a unit, e.g. 'rps>=1000'");
-                }
-            }
+        } else if (!unit.isEmpty()) {
+            throw bad(given, figure.key() + " takes a number without a unit (" + figure.unit() + "), e.g. '" + figure.key() + ">=1000'");
         }
-        String label = scenario.map(s -> s + ":").orElse("") + metric.wireName() + op.symbol() + Numbers.exact(v.group(1)) + unit;
-        return new Assertion(label, scenario, metric, op, toMs(number, unit), unit);
+        String label = scenario.map(s -> s + ":").orElse("") + figure.key() + op.symbol() + Numbers.exact(v.group(1)) + unit;
+        return new Assertion(label, scenario, figure, op, q.toHeld(number, unit), unit);
     }
 
-    /** A time written in {@code unit} in ms; any other figure as it is. */
-    private static double toMs(double value, String unit) {
-        return switch (unit) {
-            case "us" -> value / 1000;
-            case "s" -> value * 1000;
-            default -> value;
-        };
-    }
-
-    /** A figure held in ms in {@code unit}; any other figure as it is. */
-    private static double fromMs(double value, String unit) {
-        return switch (unit) {
-            case "us" -> value * 1000;
-            case "s" -> value / 1000;
-            default -> value;
-        };
+    /** The assertion with its scope, name and operator in lower case, the value as given (its unit's case tells kB from KiB). */
+    private static String lowerBeforeValue(String given) {
+        Matcher op = Pattern.compile("(<=|>=|==|=|<|>)").matcher(given);
+        if (!op.find()) {
+            return given.toLowerCase(Locale.ROOT);
+        }
+        return given.substring(0, op.end()).toLowerCase(Locale.ROOT) + given.substring(op.end());
     }
 
     private static IllegalArgumentException bad(String text, String problem) {
@@ -252,40 +199,36 @@ public record Assertion(String label, Optional<String> scenario, Metric metric, 
         return !loKeeps && !hiKeeps ? Outcome.FAILED : Outcome.INCONCLUSIVE;
     }
 
-    /** A figure of this metric in the unit the bound was written in: {@code 4.2 ms}, {@code 1200 req/s}, {@code 3}. */
-    public String show(double figure) {
-        return switch (metric.kind()) {
-            case TIME -> Numbers.figure(fromMs(figure, unit)) + " " + unit;
-            case RATE -> Numbers.figure(figure) + " req/s";
-            case COUNT -> Numbers.figure(figure);
-        };
+    /** A figure in the unit the bound was written in: {@code 4.2 ms}, {@code 1200 req/s}, {@code 3}, {@code 1.9 kB}. */
+    public String show(double value) {
+        return Numbers.figure(inUnit(value)) + unitSuffix();
     }
 
     /** The bound as it was given, in its unit: {@code 5 ms}, {@code 1500.5 req/s}. */
     public String showBound() {
-        return switch (metric.kind()) {
-            case TIME -> Numbers.exact(fromMs(bound, unit)) + " " + unit;
-            case RATE -> Numbers.exact(bound) + " req/s";
-            case COUNT -> Numbers.exact(bound);
-        };
+        return Numbers.exact(inUnit(bound)) + unitSuffix();
     }
 
-    /** An interval of this metric in the bound's unit: {@code [3.9, 4.5] ms}. */
+    /** An interval in the bound's unit: {@code [3.9, 4.5] ms}. */
     public String showInterval(double low, double high) {
-        return "[" + Numbers.figure(fromMs(low, unit)) + ", " + Numbers.figure(fromMs(high, unit)) + "]" + unitSuffix();
+        return "[" + Numbers.figure(inUnit(low)) + ", " + Numbers.figure(inUnit(high)) + "]" + unitSuffix();
     }
 
     /** A figure and its interval, the unit once: {@code 4.2 [3.9, 4.5] ms}. */
-    public String showWithInterval(double figure, double low, double high) {
-        return Numbers.figure(fromMs(figure, unit)) + " " + showInterval(low, high);
+    public String showWithInterval(double value, double low, double high) {
+        return Numbers.figure(inUnit(value)) + " " + showInterval(low, high);
     }
 
+    private double inUnit(double held) {
+        return figure.quantity().fromHeld(held, unit);
+    }
+
+    /** The bound's unit; for a figure written without one, its own ({@code req/s}), nothing for a count. */
     private String unitSuffix() {
-        return switch (metric.kind()) {
-            case TIME -> " " + unit;
-            case RATE -> " req/s";
-            case COUNT -> "";
-        };
+        if (!unit.isEmpty()) {
+            return " " + unit;
+        }
+        return figure.quantity() == Quantity.COUNT || figure.unit().isEmpty() ? "" : " " + figure.unit();
     }
 
     @Override

@@ -11,10 +11,11 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.compare.Comparison;
 import org.testbed.runfolder.compare.Comparison.Change;
-import org.testbed.runfolder.compare.Comparison.Metric;
+import org.testbed.runfolder.figure.Figure;
 import org.testbed.runfolder.stats.Verdict;
 
 /**
@@ -24,8 +25,8 @@ import org.testbed.runfolder.stats.Verdict;
  * <pre>
  *   FAIL_ON := TERM ( "," TERM )*
  *   TERM    := FIGURE [ "&gt;" PCT "%" ]
- *   FIGURE  := "slower" (every figure compare weighs) | "rps" | "p99" | "cpu" | "cost" | "runq_wait" | "involuntary_cs"
- *            | "pinned" | "pinned_ms" | "gc_pause"
+ *   FIGURE  := "slower" (every figure compare weighs that {@link Figure#gatedBySlower} says) | a figure's key
+ *            ({@link #GATEABLE}: "rps", "p99", "cpu", "cost", "runq_wait", ...)
  *   PCT     := a number, 0 &lt; PCT &lt; 100
  * </pre>
  * e.g. {@code slower}, {@code rps,p99}, {@code slower>5%}, {@code rps>5%,p99>10%}. A figure named on
@@ -41,27 +42,33 @@ import org.testbed.runfolder.stats.Verdict;
  * @param text the option as given, for the report
  * @param minEffects the gated figures, each with the smallest slow-down that fails (0: any beyond noise)
  */
-public record FailOn(String text, Map<Metric, Double> minEffects) {
+public record FailOn(String text, Map<Figure, Double> minEffects) {
     /** The JUnit report compare writes beside compare.csv. */
     public static final String FILE = "compare-junit.xml";
     private static final String EVERY = "slower";
-    /** The unit of each figure in the messages, by its name in compare.csv. */
-    private static final Map<String, String> UNITS = Map.of("rps", " req/s", "p99", " ms", "cpu", " ms/req", "cost", " per million requests",
-            "runq_wait", " µs/req run-queue wait", "involuntary_cs", " involuntary switches/req", "pinned", " pinned virtual threads/req",
-            "pinned_ms", " ms pinned/req", "gc_pause", " ms GC pause/req");
     private static final Pattern TERM = Pattern.compile("([a-z0-9_.]+)(?:\\s*>\\s*([0-9]+(?:\\.[0-9]+)?)\\s*%)?");
 
     /**
      * What {@code --fail-on} takes, in one line; the figures are compare's own, so a figure compare
-     * learns to weigh is gated by {@code slower} too, except the server's saturation readings and the
-     * flight recordings' figures ({@link Metric#EXPLAINING}): they explain a figure (where the time
-     * waited, was pinned or paused) rather than being one a user pays for, and they move with whatever
-     * else the machine runs, so they gate only when named.
+     * learns to weigh is gated by {@code slower} too when its declaration says so ({@link Figure#gatedBySlower}):
+     * the server's saturation readings, the flight recordings' and the probes' figures explain or
+     * describe a figure (where the time waited, was pinned or paused; what went on the wire) rather
+     * than being one a user pays for, so they gate only when named.
      */
-    public static final String USAGE = "--fail-on takes slower (every figure but runq_wait, involuntary_cs, pinned, pinned_ms and gc_pause) or figures among "
-            + Arrays.stream(Metric.values()).map(Metric::wireName).collect(Collectors.joining(", "))
+    public static final String USAGE = "--fail-on takes slower (" + names(gateable().filter(Figure::gatedBySlower))
+            + ") or figures among " + names(gateable())
             + ", comma-separated, each with an optional smallest change >PCT% (0 < PCT < 100): e.g. slower, rps,p99,"
             + " 'slower>5%', 'p99>10%'";
+
+    /** The figures compare weighs, each of which {@code --fail-on} may gate: those with a smallest change called. */
+    private static Stream<Figure> gateable() {
+        return Arrays.stream(Figure.values()).filter(f -> Double.isFinite(f.minEffect()) && f.at(Figure.Level.SAMPLE)
+                || f == Figure.COST);
+    }
+
+    private static String names(Stream<Figure> figures) {
+        return figures.map(Figure::key).collect(Collectors.joining(", "));
+    }
 
     public FailOn {
         minEffects = Collections.unmodifiableMap(new EnumMap<>(minEffects));
@@ -69,12 +76,8 @@ public record FailOn(String text, Map<Metric, Double> minEffects) {
 
     /** Every figure, any slow-down beyond noise: what the JUnit report says when {@code --fail-on} is not given. */
     public static FailOn every() {
-        Map<Metric, Double> all = new EnumMap<>(Metric.class);
-        for (Metric m : Metric.values()) {
-            if (!Metric.EXPLAINING.contains(m)) {
-                all.put(m, 0.0);
-            }
-        }
+        Map<Figure, Double> all = new EnumMap<>(Figure.class);
+        gateable().filter(Figure::gatedBySlower).forEach(f -> all.put(f, 0.0));
         return new FailOn(EVERY, all);
     }
 
@@ -88,7 +91,7 @@ public record FailOn(String text, Map<Metric, Double> minEffects) {
         }
         String text = String.join(",", values);
         Double every = null;
-        Map<Metric, Double> named = new EnumMap<>(Metric.class);
+        Map<Figure, Double> named = new EnumMap<>(Figure.class);
         for (String value : values) {
             for (String term : value.split(",", -1)) {
                 String t = term.strip().toLowerCase(Locale.ROOT);
@@ -113,20 +116,20 @@ public record FailOn(String text, Map<Metric, Double> minEffects) {
                     every = min;
                     continue;
                 }
-                Metric metric = Arrays.stream(Metric.values()).filter(x -> x.wireName().equals(name)).findFirst()
+                Figure figure = gateable().filter(x -> x.key().equals(name)).findFirst()
                         .orElseThrow(() -> new IllegalArgumentException("--fail-on '" + text + "': no figure '" + name
                                 + "'; " + USAGE));
-                if (named.containsKey(metric)) {
+                if (named.containsKey(figure)) {
                     throw new IllegalArgumentException("--fail-on '" + text + "' names " + name + " twice; " + USAGE);
                 }
-                named.put(metric, min);
+                named.put(figure, min);
             }
         }
-        Map<Metric, Double> gated = new EnumMap<>(Metric.class);
-        for (Metric metric : Metric.values()) {
-            Double min = named.containsKey(metric) ? named.get(metric) : Metric.EXPLAINING.contains(metric) ? null : every;
+        Map<Figure, Double> gated = new EnumMap<>(Figure.class);
+        for (Figure figure : gateable().toList()) {
+            Double min = named.containsKey(figure) ? named.get(figure) : figure.gatedBySlower() ? every : null;
             if (min != null) {
-                gated.put(metric, min);
+                gated.put(figure, min);
             }
         }
         return new FailOn(text, gated);
@@ -134,19 +137,19 @@ public record FailOn(String text, Map<Metric, Double> minEffects) {
 
     /** How much slower B is than A on this figure, as a share: 1 − B/A for throughput, B/A − 1 for p99 and CPU. */
     public static double slowdown(Change c) {
-        return c.metric().higherIsBetter() ? 1 - c.ratio() : c.ratio() - 1;
+        return c.figure().higherIsBetter() ? 1 - c.ratio() : c.ratio() - 1;
     }
 
     /** Whether this figure is gated. */
-    public boolean gates(Metric metric) {
-        return minEffects.containsKey(metric);
+    public boolean gates(Figure figure) {
+        return minEffects.containsKey(figure);
     }
 
     /** The decision on one figure of one step; see the class comment. */
     public Outcome outcome(Change c) {
-        Double min = minEffects.get(c.metric());
+        Double min = minEffects.get(c.figure());
         if (min == null) {
-            throw new IllegalArgumentException(c.metric().wireName() + " is not gated by --fail-on " + text);
+            throw new IllegalArgumentException(c.figure().key() + " is not gated by --fail-on " + text);
         }
         if (c.verdict() == Verdict.NO_NOISE_ESTIMATE) {
             return Outcome.INCONCLUSIVE;
@@ -165,7 +168,7 @@ public record FailOn(String text, Map<Metric, Double> minEffects) {
         List<GateCase> cases = new ArrayList<>();
         for (Comparison.Match m : comparison.matched()) {
             for (Change c : m.changes()) {
-                if (gates(c.metric())) {
+                if (gates(c.figure())) {
                     cases.add(gateCase(m, c, a, b));
                 }
             }
@@ -180,8 +183,8 @@ public record FailOn(String text, Map<Metric, Double> minEffects) {
     private GateCase gateCase(Comparison.Match m, Change c, String a, String b) {
         ResultRow.StepKey k = m.key();
         Outcome outcome = outcome(c);
-        double min = minEffects.get(c.metric());
-        String unit = UNITS.getOrDefault(c.metric().wireName(), "");
+        double min = minEffects.get(c.figure());
+        String unit = c.figure().unit().isEmpty() ? "" : (c.figure().unit().startsWith("/") ? "" : " ") + c.figure().unit();
         String figures = "; A " + Numbers.figure(c.a()) + unit + " (" + a + "), B " + Numbers.figure(c.b()) + unit + " (" + b + ")";
         String ratio = "B/A " + Numbers.ratio(c.ratio()) + interval(c);
         String caveats = m.flags().isEmpty() ? "" : "; caveats: " + String.join("; ", m.flags());
@@ -196,7 +199,7 @@ public record FailOn(String text, Map<Metric, Double> minEffects) {
                             + " allowed: " + ratio + figures
                     : c.verdict().wireName() + ": " + ratio + figures;
         };
-        return new GateCase(k.variant(), k.variant() + " " + k.scenario() + " " + k.describe() + " " + c.metric().wireName(),
+        return new GateCase(k.variant(), k.variant() + " " + k.scenario() + " " + k.describe() + " " + c.figure().key(),
                 outcome, message, String.join("\n", m.flags()));
     }
 

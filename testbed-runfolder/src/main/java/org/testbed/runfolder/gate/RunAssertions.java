@@ -19,6 +19,7 @@ import org.testbed.runfolder.csv.Saturation;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
 import org.testbed.runfolder.stats.Spread;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * {@code --assert} over a run folder: every {@link Assertion} checked against every step of
@@ -116,15 +117,15 @@ public final class RunAssertions {
 
     /** One assertion against one step: the figure, its interval when steps.csv has one, and the decision. */
     static Check check(Assertion a, ResultRow row, StepRecord step) {
-        double figure = a.metric().of(row);
+        double figure = Assertion.of(a.figure(), row, step);
         int samples = step == null ? 1 : step.repeats().count();
-        Optional<Spread> spread = step == null ? Optional.empty() : a.metric().spread(step);
+        Optional<Spread> spread = step == null ? Optional.empty() : step.spread(a.figure());
         boolean interval = samples > 1 && spread.isPresent() && spread.get().confidence() > 0
                 && Double.isFinite(spread.get().ciLow()) && Double.isFinite(spread.get().ciHigh());
         double low = interval ? spread.get().ciLow() : Double.NaN;
         double high = interval ? spread.get().ciHigh() : Double.NaN;
         Outcome outcome = a.decide(figure, low, high);
-        String name = a.metric().wireName();
+        String name = a.figure().key();
         if (Double.isNaN(figure) && !interval) {
             return new Check(a, Optional.of(row.key()), outcome, "-", name + " was not measured in this step (its driver"
                     + " cannot see it), so " + a.label() + " cannot be checked", caveats(step));
@@ -136,7 +137,7 @@ public final class RunAssertions {
                     + String.format(Locale.ROOT, "%.0f %%", 100 * spread.get().confidence()) + " over " + samples + " samples";
         } else if (samples <= 1) {
             basis = " (one sample)";
-        } else if (a.metric() == Assertion.Metric.ERRORS) {
+        } else if (a.figure() == Figure.ERRORS) {
             basis = " (the most any of its " + samples + " samples had)";
         } else {
             basis = " (the median of " + samples + " samples; steps.csv keeps no interval of " + name + ")";

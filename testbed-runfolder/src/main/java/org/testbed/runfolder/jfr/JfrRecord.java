@@ -5,6 +5,7 @@ import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.ResultRow.StepKey;
 import org.testbed.runfolder.csv.Column;
 import org.testbed.runfolder.csv.CsvRow;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * A row of {@code jfr.csv}: the JVM's own account of one sample's window, from the flight recording
@@ -86,6 +87,16 @@ public record JfrRecord(StepKey key, int repeat, int iteration, long requests, d
     public JfrRecord withConditions(Conditions conditions) {
         return new JfrRecord(new StepKey(key.variant(), key.scenario(), key.concurrency(), key.targetRps(), conditions), repeat,
                 iteration, requests, windowS, pinned, gcPauses, safepoints, allocationMbPerS, allocationKbPerReq, monitors, file);
+    }
+
+    /** This recording's value of {@code figure}, per request; NaN for a figure a recording does not give. */
+    public double figure(Figure figure) {
+        return switch (figure) {
+            case PINNED -> pinnedPerRequest();
+            case PINNED_MS -> pinnedMsPerRequest();
+            case GC_PAUSE -> gcPauseMsPerRequest();
+            default -> Double.NaN;
+        };
     }
 
     /** Pinned virtual threads per request: what {@code compare} weighs as {@code pinned}. */

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
@@ -35,6 +36,7 @@ import org.testbed.runfolder.csv.StepsCsv;
 import org.testbed.runfolder.stats.MedianInterval;
 import org.testbed.runfolder.summary.RunSummary;
 import org.testbed.runfolder.timeline.StepTimelines;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * Writes {@code report.html} for a run folder: one self-contained file (CSS, script and data
@@ -240,6 +242,7 @@ public final class ReportWriter {
     public static String page(String title, String mode, JsonNode data) throws IOException {
         boolean report = mode.equals("report");
         rules(data).put("not_quiet_pct", SampleRecord.NOT_QUIET_PCT);
+        ((ObjectNode) data).set("figures", figures());
         // Compact: the through-time data is columns of numbers, and indenting them would grow the page by a third.
         String json = EnvironmentFile.JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(data)
                 .replace("</", "<\\/").replace("<!--", "<\\!--");
@@ -254,6 +257,35 @@ public final class ReportWriter {
                 + ("compare".equals(mode) ? "<script>\n" + resource("compare-ops.js") + "</script>\n" : "")
                 + (report ? "<script>\n" + resource("timeline.js") + "</script>\n" : "")
                 + "<script>\n" + resource("report.js") + "</script>\n</body>\n</html>\n";
+    }
+
+    /**
+     * Every declared figure as the pages read it ({@code data.figures}, in declaration order): its key,
+     * label, unit, digits, direction, smallest change called, whether {@code slower} gates it, its
+     * source and levels. The page's script types no figure's name, unit or digits.
+     */
+    static ArrayNode figures() {
+        ArrayNode all = EnvironmentFile.JSON.createArrayNode();
+        for (Figure f : Figure.values()) {
+            ObjectNode n = all.addObject();
+            n.put("key", f.key());
+            n.put("label", f.label());
+            n.put("unit", f.unit());
+            n.put("digits", f.digits().digits());
+            n.put("significant", f.digits().significant());
+            n.put("better", f.better().words());
+            n.put("higher_is_better", f.higherIsBetter());
+            if (Double.isFinite(f.minEffect())) {
+                n.put("min_effect", f.minEffect());
+            }
+            n.put("gated_by_slower", f.gatedBySlower());
+            n.put("better_word", f.verdictWords().get(0));
+            n.put("worse_word", f.verdictWords().get(1));
+            n.put("source", f.source().name().toLowerCase(Locale.ROOT));
+            ArrayNode levels = n.putArray("levels");
+            f.levels().forEach(l -> levels.add(l.name().toLowerCase(Locale.ROOT)));
+        }
+        return all;
     }
 
     public static String escape(String s) {

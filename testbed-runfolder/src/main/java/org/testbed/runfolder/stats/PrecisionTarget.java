@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * How precise a run's figures should be: for each scenario (or all), the widest interval a step may
@@ -24,36 +25,13 @@ public record PrecisionTarget(List<Rule> rules) {
     /** No target: every step gets the planned forks and nothing more. */
     public static final PrecisionTarget NONE = new PrecisionTarget(List.of());
 
-    /** The figures a target can hold for, as the option names them. */
-    public enum Figure {
-        RPS("rps", "throughput"),
-        P99("p99", "p99"),
-        CPU("cpu", "CPU per request");
+    /** The figures a target can hold for: those steps.csv keeps an interval of. */
+    public static final Set<Figure> TARGETABLE = EnumSet.of(Figure.RPS, Figure.P99, Figure.CPU);
 
-        private final String key;
-        private final String label;
-
-        Figure(String key, String label) {
-            this.key = key;
-            this.label = label;
-        }
-
-        public String key() {
-            return key;
-        }
-
-        public String label() {
-            return label;
-        }
-
-        static Figure of(String key) {
-            for (Figure f : values()) {
-                if (f.key.equals(key)) {
-                    return f;
-                }
-            }
-            throw new IllegalArgumentException("unknown figure '" + key + "' in --precision; one of rps, p99, cpu");
-        }
+    static Figure figure(String key) {
+        return Figure.named(key).filter(TARGETABLE::contains).orElseThrow(() -> new IllegalArgumentException(
+                "unknown figure '" + key + "' in --precision; one of "
+                        + TARGETABLE.stream().map(Figure::key).collect(Collectors.joining(", "))));
     }
 
     /** Throughput and CPU per request: the figures a target holds for unless it names others. */
@@ -136,7 +114,7 @@ public record PrecisionTarget(List<Rule> rules) {
             set.addAll(DEFAULT_FIGURES);
         } else {
             for (String f : figures.split(",")) {
-                set.add(Figure.of(f.strip().toLowerCase(Locale.ROOT)));
+                set.add(figure(f.strip().toLowerCase(Locale.ROOT)));
             }
         }
         return new Rule(scenario.strip(), value, set);

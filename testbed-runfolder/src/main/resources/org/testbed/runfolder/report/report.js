@@ -9,7 +9,19 @@
   var finished = false;
   // The thresholds the pages draw, as the Java side decides them (data.rules): never typed here again.
   var RULES = {};
+  // Every figure as the run folder declares it (data.figures): key, label, unit, digits, which way is
+  // better, where it comes from. No figure's name, unit or digits is typed in this script.
+  var FIGURES = [];
   function pct(fraction) { return Math.round(fraction * 100) + '%'; }
+  function figure(key) { return FIGURES.filter(function (f) { return f.key === key; })[0]; }
+  function figureName(f) { return f.label + (f.unit ? ' (' + f.unit + ')' : ''); }
+  function figureValue(f, v) { return f.significant ? (isNaN(num(v)) ? '–' : String(Number(num(v).toPrecision(f.digits)))) : fmt(num(v), f.digits); }
+  // The probes' figures some step of these rows measured (steps.csv holds each step's median).
+  function probed(rows) {
+    return FIGURES.filter(function (f) {
+      return f.source === 'probe' && f.levels.indexOf('step') >= 0 && rows.some(function (r) { return r.step && !isNaN(num(r.step[f.key])); });
+    });
+  }
 
   window.addEventListener('error', function (e) {
     errors.push('script error: ' + e.message + (e.lineno ? ' (line ' + e.lineno + ')' : ''));
@@ -41,11 +53,16 @@
     'faster': {color: '#1a7f37', cls: 'better', name: 'better beyond noise'},
     'slower': {color: '#cf222e', cls: 'worse', name: 'worse beyond noise'},
     'within noise': {color: '#8c959f', cls: 'noise', name: 'within noise'},
-    'no noise estimate': {color: '#c9d1d9', cls: 'noise', name: 'no noise estimate (one sample a side)'},
-    // Cost says it in its own words: lower is better.
-    'cheaper': {color: '#1a7f37', cls: 'better', name: 'cheaper beyond noise'},
-    'costlier': {color: '#cf222e', cls: 'worse', name: 'costlier beyond noise'}
+    'no noise estimate': {color: '#c9d1d9', cls: 'noise', name: 'no noise estimate (one sample a side)'}
   };
+  // A figure that says its change in its own words (a cost cheaper or costlier, a size smaller or
+  // larger: data.figures) gets the same colours under them.
+  function verdictWords(figures) {
+    figures.forEach(function (f) {
+      if (!VERDICT[f.better_word]) { VERDICT[f.better_word] = {color: VERDICT.faster.color, cls: 'better', name: f.better_word + ' beyond noise'}; }
+      if (!VERDICT[f.worse_word]) { VERDICT[f.worse_word] = {color: VERDICT.slower.color, cls: 'worse', name: f.worse_word + ' beyond noise'}; }
+    });
+  }
   var NOT_STEADY = '#6e40c9';
 
   function svg(name, attrs, parent) {
@@ -702,10 +719,26 @@
           fmt(num(j.safepoints), 0) + ', ' + fmt(num(j.safepoint_ms), 1) + ' ms', fmt(num(j.alloc_mb_per_s), 1), fmt(num(j.alloc_kb_per_req), 2),
           j.jfr_file ? {href: j.jfr_file, text: j.contended_monitors || 'none'} : (j.contended_monitors || 'none')]);
       }), function (i) { return saturated(rows[i]) ? 'saturated' : ''; });
+    renderProbedFigures(main, rows);
     renderStepColumns(main, rows);
     if (data.counters && data.counters.length) { renderCounters(main, data.counters, color); }
     renderEnvironment(main, env);
     if (window.testbedTimeline) { window.testbedTimeline.install(main, data, kit); }
+  }
+
+  // The probes' figures of every step (steps.csv: the median of its samples), each under its declared
+  // label and unit: a figure a probe adds shows here without a line of this script.
+  function renderProbedFigures(main, rows) {
+    var figures = probed(rows);
+    if (!figures.length) { return; }
+    html('h2', {id: 'probed'}, main, 'Figures from probes');
+    html('p', {'class': 'note'}, main, figures.map(function (f) { return f.label + ': ' + f.better; }).join('; ') +
+      '. Each step\'s figure is the median of its samples.');
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'conditions', l: 1}].concat(figures.map(figureName)),
+      rows.map(function (r) {
+        var s = r.step || {};
+        return [r.server || r.variant, r.scenario, levelLabel(r), r.conditions || 'plain'].concat(figures.map(function (f) { return figureValue(f, s[f.key]); }));
+      }));
   }
 
   // steps.csv as written, every column under its own name: a figure added to the run folder's
@@ -739,12 +772,19 @@
     html('p', {'class': 'note'}, main, 'Each variant ran under each set of conditions in turn, started afresh for each. Ratios are the condition\'s step over the plain one (medians); ' +
       'for intervals and verdicts from the repeats, run ./testbed compare on this run folder twice with --conditions plain:<set>.');
     function ratio(b, a) { return a > 0 ? fmt(b / a, 3) : ''; }
+    // A probe's figure (the bytes a response took) beside the CPU it costs: what gzip saves and what it spends.
+    var extra = probed(rows);
     table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'conditions', l: 1}, 'req/s plain', 'req/s', 'ratio',
-      'p99 ms plain', 'p99 ms', 'ratio', 'CPU ms/req plain', 'CPU ms/req', 'ratio', 'CPU µs/req added'],
+      'p99 ms plain', 'p99 ms', 'ratio', 'CPU ms/req plain', 'CPU ms/req', 'ratio', 'CPU µs/req added']
+      .concat([].concat.apply([], extra.map(function (f) { return [figureName(f) + ' plain', figureName(f), 'ratio']; }))),
       pairs.map(function (p) {
         var a = p[0], b = p[1];
         return [a.server, a.scenario, levelLabel(a), b.conditions, fmt(a.rps), fmt(b.rps), ratio(b.rps, a.rps), fmt(a.lat_p99_ms, 3), fmt(b.lat_p99_ms, 3),
-          ratio(b.lat_p99_ms, a.lat_p99_ms), fmt(cpuPerReq(a), 4), fmt(cpuPerReq(b), 4), ratio(cpuPerReq(b), cpuPerReq(a)), fmt(1000 * (cpuPerReq(b) - cpuPerReq(a)), 1)];
+          ratio(b.lat_p99_ms, a.lat_p99_ms), fmt(cpuPerReq(a), 4), fmt(cpuPerReq(b), 4), ratio(cpuPerReq(b), cpuPerReq(a)), fmt(1000 * (cpuPerReq(b) - cpuPerReq(a)), 1)]
+          .concat([].concat.apply([], extra.map(function (f) {
+            var va = num((a.step || {})[f.key]), vb = num((b.step || {})[f.key]);
+            return [figureValue(f, va), figureValue(f, vb), ratio(vb, va)];
+          })));
       }));
   }
 
@@ -832,20 +872,8 @@
     return out;
   }
 
-  var METRICS = [
-    {key: 'rps', name: 'throughput', unit: 'req/s', digits: 0, better: 'higher is better'},
-    {key: 'p99', name: 'p99 latency', unit: 'ms', digits: 3, better: 'lower is better'},
-    {key: 'cpu', name: 'CPU per request', unit: 'ms', digits: 4, better: 'lower is better'}];
-  // Both runs had the server's saturation readings: its run-queue wait and involuntary switches per request.
-  var SATURATION_METRICS = [
-    {key: 'runq_wait', name: 'run-queue wait per request', unit: 'µs', digits: 2, better: 'lower is better'},
-    {key: 'involuntary_cs', name: 'involuntary switches per request', unit: '', digits: 4, better: 'lower is better'},
-    // Both runs had --jfr: pinned virtual threads and GC pauses per request, from jfr.csv.
-    {key: 'pinned', name: 'pinned virtual threads per request', unit: '', digits: 5, better: 'lower is better'},
-    {key: 'pinned_ms', name: 'time pinned per request', unit: 'ms', digits: 5, better: 'lower is better'},
-    {key: 'gc_pause', name: 'GC pause per request', unit: 'ms', digits: 5, better: 'lower is better'}];
-  // Both runs had a price: the cost of a million requests, in their price unit.
-  var COST_METRIC = {key: 'cost', name: 'cost per million requests', unit: 'per million requests', better: 'lower is better'};
+  // A compared figure as the compare page draws it, from its declaration.
+  function comparedFigure(f) { return {key: f.key, name: f.label, unit: f.unit, digits: f.significant ? undefined : f.digits, better: f.better}; }
 
   function verdictOf(ch) { return VERDICT[ch && ch.verdict] || VERDICT['no noise estimate']; }
 
@@ -879,10 +907,10 @@
     var main = document.getElementById('main');
     var matched = data.matched || [];
     rowCount = matched.length;
-    var metrics = METRICS.concat(matched.some(function (m) { return m.changes.cost; }) ? [COST_METRIC] : [])
-      .concat(SATURATION_METRICS.filter(function (k) { return matched.some(function (m) { return m.changes[k.key]; }); }));
+    // The figures compared, in their declared order: those some matched step has a change of.
+    var metrics = FIGURES.filter(function (f) { return matched.some(function (m) { return m.changes[f.key]; }); }).map(comparedFigure);
     var figures = [];
-    matched.forEach(function (m) { metrics.forEach(function (k) { if (METRICS.indexOf(k) >= 0 || m.changes[k.key]) { figures.push({m: m, k: k, ch: m.changes[k.key]}); } }); });
+    matched.forEach(function (m) { metrics.forEach(function (k) { if (m.changes[k.key]) { figures.push({m: m, k: k, ch: m.changes[k.key]}); } }); });
     var changed = figures.filter(function (f) { return f.ch && (verdictOf(f.ch).cls === 'better' || verdictOf(f.ch).cls === 'worse'); });
     var unknown = figures.filter(function (f) { return !f.ch || f.ch.verdict === 'no noise estimate'; });
     // The answer first (what changed, what did not, the smallest change the pair could tell), then how it was judged.
@@ -1010,6 +1038,8 @@
   try {
     var data = JSON.parse(document.getElementById('data').textContent);
     RULES = data.rules || {};
+    FIGURES = data.figures || [];
+    verdictWords(FIGURES);
     if (document.body.getAttribute('data-mode') === 'compare') { renderCompare(data); } else { renderReport(data); }
   } catch (e) {
     errors.push(String(e && e.stack ? e.stack : e));

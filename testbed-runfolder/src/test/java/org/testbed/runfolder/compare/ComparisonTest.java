@@ -21,6 +21,7 @@ import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.stats.MedianInterval;
 import org.testbed.runfolder.stats.RatioInterval;
 import org.testbed.runfolder.stats.Verdict;
+import org.testbed.runfolder.figure.Figure;
 
 class ComparisonTest {
 
@@ -132,7 +133,7 @@ class ComparisonTest {
         Comparison c = Comparison.of(List.of(median(aVertx), median(aJetty)), SamplesCsv.byStep(concat(aVertx, aJetty)),
                 List.of(median(bVertx), median(bJetty)), SamplesCsv.byStep(concat(bVertx, bJetty)));
         Comparison.Match vertx = c.matched().get(0);
-        Comparison.Change rps = vertx.change(Comparison.Metric.RPS);
+        Comparison.Change rps = vertx.change(Figure.RPS);
         assertThat(rps.verdict()).isEqualTo(Verdict.SLOWER);
         assertThat(rps.ratio()).isCloseTo(0.73, within(0.005));
         assertThat(rps.ciLow()).isLessThan(0.73).isGreaterThan(0.70);
@@ -143,15 +144,15 @@ class ComparisonTest {
         assertThat(rps.a()).isEqualTo(20000);
         assertThat(rps.b()).isEqualTo(14600);
         // p99 30 % higher: worse, so "slower"; CPU 2 % higher: within noise.
-        assertThat(vertx.change(Comparison.Metric.P99).verdict()).isEqualTo(Verdict.SLOWER);
-        assertThat(vertx.change(Comparison.Metric.CPU).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(vertx.change(Figure.P99).verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(vertx.change(Figure.CPU).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
         assertThat(c.matched().get(1).changes()).extracting(Comparison.Change::verdict).containsOnly(Verdict.WITHIN_NOISE);
-        assertThat(c.findings()).extracting(f -> f.change().metric()).containsExactly(Comparison.Metric.RPS, Comparison.Metric.P99);
+        assertThat(c.findings()).extracting(f -> f.change().figure()).containsExactly(Figure.RPS, Figure.P99);
         assertThat(c.withoutNoiseEstimate()).isZero();
 
         String table = CompareWriter.table(c);
         assertThat(table.lines().toList().get(0)).startsWith("changed beyond noise");
-        assertThat(table.lines().toList().get(1)).matches("  vertx mix c=64 rps 0\\.73\\d× \\[0\\.7\\d\\d, 0\\.7\\d\\d\\] slower \\(A 20000 → B 14600 req/s; 95%, n 5/5\\)");
+        assertThat(table.lines().toList().get(1)).matches("  vertx mix c=64 rps 0\\.73\\d× \\[0\\.7\\d\\d, 0\\.7\\d\\d\\] slower \\(throughput A 20000\\.0 req/s → B 14600\\.0 req/s; 95%, n 5/5\\)");
         assertThat(table.lines().toList().get(2)).startsWith("  vertx mix c=64 p99 1.3").contains("slower");
         assertThat(table).contains("within noise");
     }
@@ -167,7 +168,7 @@ class ComparisonTest {
         }
         Comparison c = Comparison.of(List.of(median(a)), SamplesCsv.byStep(a), List.of(median(b)), SamplesCsv.byStep(b));
         Comparison.Match m = c.matched().get(0);
-        assertThat(m.change(Comparison.Metric.RPS).verdict()).isEqualTo(Verdict.FASTER);
+        assertThat(m.change(Figure.RPS).verdict()).isEqualTo(Verdict.FASTER);
         assertThat(m.rpsRatio()).isCloseTo(1251 / 127.0, within(0.2));
         assertThat(m.flags()).containsExactly("warm-up cut short in 1 of 10 samples", "NOT QUIET in 1 of 10 samples");
         assertThat(CompareWriter.table(c).lines().toList().get(1)).endsWith("; warm-up cut short in 1 of 10 samples;"
@@ -190,7 +191,7 @@ class ComparisonTest {
             }
         }
         Comparison c = Comparison.of(List.of(median(a)), SamplesCsv.byStep(a), List.of(median(b)), SamplesCsv.byStep(b));
-        Comparison.Change rps = c.matched().get(0).change(Comparison.Metric.RPS);
+        Comparison.Change rps = c.matched().get(0).change(Figure.RPS);
         assertThat(rps.ciLow()).isLessThan(1);
         assertThat(rps.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
         double[] pooledA = a.stream().mapToDouble(s -> s.figures().rps()).toArray();
@@ -208,14 +209,14 @@ class ComparisonTest {
         List<SampleRecord> a = repeats("vertx", 400, 2600, 182, 0.043);
         List<SampleRecord> b = repeats("vertx", 400, 2600, 207, 0.043);
         Comparison c = Comparison.of(List.of(median(a)), SamplesCsv.byStep(a), List.of(median(b)), SamplesCsv.byStep(b));
-        Comparison.Change p99 = c.matched().get(0).change(Comparison.Metric.P99);
+        Comparison.Change p99 = c.matched().get(0).change(Figure.P99);
         assertThat(p99.ciLow()).as("every B sample above every A sample").isGreaterThan(1);
         assertThat(p99.noiseFloor()).isEqualTo(0.15);
         assertThat(p99.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
         // The same 14 % on throughput is a change.
         List<SampleRecord> faster = repeats("vertx", 400, 2964, 182, 0.043);
         assertThat(Comparison.of(List.of(median(a)), SamplesCsv.byStep(a), List.of(median(faster)), SamplesCsv.byStep(faster))
-                .matched().get(0).change(Comparison.Metric.RPS).verdict()).isEqualTo(Verdict.FASTER);
+                .matched().get(0).change(Figure.RPS).verdict()).isEqualTo(Verdict.FASTER);
     }
 
     @Test
@@ -318,7 +319,7 @@ class ComparisonTest {
         assertThat(priced.matched()).singleElement().satisfies(m -> {
             assertThat(m.rpsRatio()).isCloseTo(0.9, within(0.01));
             assertThat(m.cpuRatio()).isCloseTo(1.15, within(0.01));
-            assertThat(m.changes()).filteredOn(ch -> ch.metric() == Comparison.Metric.RPS).singleElement()
+            assertThat(m.changes()).filteredOn(ch -> ch.figure() == Figure.RPS).singleElement()
                     .satisfies(ch -> assertThat(ch.verdict()).isEqualTo(Verdict.SLOWER));
         });
         assertThat(priced.onlyA()).isEmpty();

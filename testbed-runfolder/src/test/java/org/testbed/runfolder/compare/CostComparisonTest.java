@@ -20,6 +20,7 @@ import org.testbed.runfolder.csv.StepsCsv;
 import org.testbed.runfolder.price.PriceList;
 import org.testbed.runfolder.report.RunPricing;
 import org.testbed.runfolder.stats.Verdict;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * Two synthetic run folders on two machines at two prices, compared on cost: the ratio of the cost
@@ -70,8 +71,8 @@ class CostComparisonTest {
 
         Comparison c = CompareWriter.load(a, b);
         Comparison.Match vertx = c.matched().get(0);
-        Comparison.Change rps = vertx.change(Comparison.Metric.RPS);
-        Comparison.Change cost = vertx.change(Comparison.Metric.COST);
+        Comparison.Change rps = vertx.change(Figure.RPS);
+        Comparison.Change cost = vertx.change(Figure.COST);
         // (0.0336 × 1) / (0.0416 × 0.5) = 1.615 for the same throughput; B's is 0.8 of A's: 2.019 per request.
         double hourly = 0.0336 / 0.0208;
         assertThat(cost.ratio()).isCloseTo(hourly / rps.ratio(), within(1e-9));
@@ -80,9 +81,9 @@ class CostComparisonTest {
         assertThat(cost.ciHigh()).isCloseTo(hourly / rps.ciLow(), within(1e-9));
         assertThat(cost.a()).isCloseTo(0.0208 / 72, within(1e-12));
         assertThat(cost.verdict()).isEqualTo(Verdict.SLOWER);
-        assertThat(Comparison.Metric.COST.verdictName(cost.verdict())).isEqualTo("costlier");
+        assertThat(Comparison.verdictName(Figure.COST, cost.verdict())).isEqualTo("costlier");
         // jetty-handler: the same throughput on both, so only the prices differ: B costs 1.615× per request.
-        assertThat(c.matched().get(1).change(Comparison.Metric.COST).ratio()).isCloseTo(hourly, within(1e-6));
+        assertThat(c.matched().get(1).change(Figure.COST).ratio()).isCloseTo(hourly, within(1e-6));
         assertThat(c.figures()).isEqualTo(8);
 
         String console = CompareWriter.table(c);
@@ -111,7 +112,7 @@ class CostComparisonTest {
         RunPricing.apply(a, PriceList.single(0.0416), "test");
         Comparison c = CompareWriter.load(a, b);
         assertThat(c.onlyOneSidePriced()).isTrue();
-        assertThat(c.matched()).allSatisfy(m -> assertThat(m.find(Comparison.Metric.COST)).isEmpty());
+        assertThat(c.matched()).allSatisfy(m -> assertThat(m.find(Figure.COST)).isEmpty());
         assertThat(c.figures()).isEqualTo(6);
         String console = CompareWriter.table(c);
         assertThat(console.split("only A has a price", -1)).hasSize(2);

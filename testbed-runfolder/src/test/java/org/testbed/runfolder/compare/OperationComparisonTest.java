@@ -16,13 +16,13 @@ import org.testbed.runfolder.Records;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.SyntheticRun;
 import org.testbed.runfolder.SyntheticRun.Operation;
-import org.testbed.runfolder.compare.OperationComparison.Figure;
 import org.testbed.runfolder.compare.OperationComparison.OperationChange;
 import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.report.Chromium;
 import org.testbed.runfolder.stats.ForkPool;
 import org.testbed.runfolder.stats.Verdict;
+import org.testbed.runfolder.figure.Figure;
 
 class OperationComparisonTest {
     /** A mix of 20 k req/s whose step p99 is 4 ms: reads at 2 ms p99, writes at 3 ms. */
@@ -56,9 +56,9 @@ class OperationComparisonTest {
         assertThat(put.b()).isCloseTo(6.0, within(0.1));
         assertThat(put.judgement().nA()).isEqualTo(6);
         assertThat(put.judgement().nB()).isEqualTo(6);
-        for (Figure f : Figure.values()) {
-            assertThat(mix.change("GET", f).judgement().verdict()).as("GET %s", f.wireName()).isEqualTo(Verdict.WITHIN_NOISE);
-            assertThat(mix.change("GET", f).judgement().ratio()).as("GET %s", f.wireName()).isCloseTo(1.0, within(1e-3));
+        for (Figure f : OperationComparison.FIGURES) {
+            assertThat(mix.change("GET", f).judgement().verdict()).as("GET %s", f.key()).isEqualTo(Verdict.WITHIN_NOISE);
+            assertThat(mix.change("GET", f).judgement().ratio()).as("GET %s", f.key()).isCloseTo(1.0, within(1e-3));
         }
         // Only its tail moved: its throughput and median did not.
         assertThat(mix.change("PUT", Figure.RPS).judgement().verdict()).isEqualTo(Verdict.WITHIN_NOISE);
@@ -80,7 +80,7 @@ class OperationComparisonTest {
         // The same samples as a step's p99 go through Comparison's own path: the same ratio, interval and floor.
         List<double[]> forksA = List.of(new double[] {3 / 1.0, 3 / 0.98, 3 / 1.02}, new double[] {3 / 0.99, 3 / 1.01, 3 / 0.97});
         List<double[]> forksB = forksA.stream().map(f -> Arrays.stream(f).map(v -> 2 * v).toArray()).toList();
-        Comparison.Change asStep = Comparison.change(Comparison.Metric.P99, put.a(), put.b(), rounded(forksA), rounded(forksB),
+        Comparison.Change asStep = Comparison.change(Figure.P99, put.a(), put.b(), rounded(forksA), rounded(forksB),
                 ForkPool.NONE, ForkPool.NONE);
         assertThat(put.judgement().ratio()).isCloseTo(asStep.ratio(), within(1e-9));
         assertThat(put.judgement().ciLow()).isCloseTo(asStep.ciLow(), within(1e-9));
@@ -102,7 +102,7 @@ class OperationComparisonTest {
         Path csv = CompareWriter.writeOperationsCsv(ops, dir.resolve(OperationComparison.FILE));
         List<List<String>> rows = Csv.parse(Files.readString(csv));
         assertThat(rows.get(0)).containsExactlyElementsOf(OperationComparison.TABLE.names());
-        assertThat(rows).hasSize(1 + 2 * 4 * Figure.values().length);
+        assertThat(rows).hasSize(1 + 2 * 4 * OperationComparison.FIGURES.size());
         assertThat(rows.subList(1, rows.size())).filteredOn(r -> r.get(10).equals("slower"))
                 .singleElement().satisfies(r -> assertThat(r.subList(0, 7)).containsExactly("vertx", "mix", "c=64", "PUT", "p99",
                         "3.015", "6.031"));

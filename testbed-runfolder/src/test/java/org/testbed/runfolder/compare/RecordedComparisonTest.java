@@ -15,6 +15,7 @@ import org.testbed.runfolder.gate.FailOn;
 import org.testbed.runfolder.jfr.JfrCsv;
 import org.testbed.runfolder.jfr.JfrRecord;
 import org.testbed.runfolder.stats.Verdict;
+import org.testbed.runfolder.figure.Figure;
 
 /** Pinned virtual threads and GC pauses per request compared from jfr.csv, when both runs were recorded. */
 class RecordedComparisonTest {
@@ -50,47 +51,47 @@ class RecordedComparisonTest {
     void pinsThatStoppedAreCalledAndGcPauseIsWeighed() {
         Comparison c = compare(recorded(100, 30), recorded(50, 30));
         Comparison.Match m = c.matched().get(0);
-        Comparison.Change pinned = m.change(Comparison.Metric.PINNED);
+        Comparison.Change pinned = m.change(Figure.PINNED);
         assertThat(pinned.a()).isEqualTo(0.1);
         assertThat(pinned.b()).isEqualTo(0.05);
         assertThat(pinned.verdict()).isEqualTo(Verdict.FASTER);
-        assertThat(m.change(Comparison.Metric.PINNED_MS).ratio()).isBetween(0.45, 0.55);
-        assertThat(m.change(Comparison.Metric.GC_PAUSE).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(m.change(Figure.PINNED_MS).ratio()).isBetween(0.45, 0.55);
+        assertThat(m.change(Figure.GC_PAUSE).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
         assertThat(CompareWriter.table(c)).contains("pinned").contains("pinned_ms").contains("gc_pause");
     }
 
     @Test
     void aStepThatNeverPinnedComparesItsGcPausesOnly() {
         Comparison.Match m = compare(recorded(0, 30), recorded(0, 60)).matched().get(0);
-        assertThat(m.find(Comparison.Metric.PINNED)).isEmpty();
-        assertThat(m.find(Comparison.Metric.PINNED_MS)).isEmpty();
-        assertThat(m.change(Comparison.Metric.GC_PAUSE).verdict()).isEqualTo(Verdict.SLOWER);
+        assertThat(m.find(Figure.PINNED)).isEmpty();
+        assertThat(m.find(Figure.PINNED_MS)).isEmpty();
+        assertThat(m.change(Figure.GC_PAUSE).verdict()).isEqualTo(Verdict.SLOWER);
     }
 
     @Test
     void pinsOnOneSideOnlyHaveNoNoiseEstimate() {
-        Comparison.Change pinned = compare(recorded(0, 30), recorded(100, 30)).matched().get(0).change(Comparison.Metric.PINNED);
+        Comparison.Change pinned = compare(recorded(0, 30), recorded(100, 30)).matched().get(0).change(Figure.PINNED);
         assertThat(pinned.verdict()).isEqualTo(Verdict.NO_NOISE_ESTIMATE);
     }
 
     @Test
     void runsNotBothRecordedHaveNoRecordedFigures() {
         Comparison c = compare(recorded(100, 30), List.of());
-        assertThat(c.matched().get(0).changes()).extracting(Comparison.Change::metric)
-                .doesNotContainAnyElementsOf(Comparison.Metric.RECORDED);
+        assertThat(c.matched().get(0).changes()).extracting(Comparison.Change::figure)
+                .doesNotContainAnyElementsOf(Comparison.RECORDED);
         assertThat(Comparison.of(List.of(Records.row(KEY, 400, 160)), Map.of(), List.of(Records.row(KEY, 400, 160)), Map.of())
-                .matched().get(0).changes()).hasSize(Comparison.Metric.MEASURED.size());
+                .matched().get(0).changes()).hasSize(Comparison.MEASURED.size());
     }
 
     @Test
     void slowerLeavesThemOutUnlessNamed() {
-        assertThat(Comparison.Metric.RECORDED).noneMatch(FailOn.every()::gates);
-        assertThat(Comparison.Metric.RECORDED).noneMatch(FailOn.parse(List.of("slower"))::gates);
+        assertThat(Comparison.RECORDED).noneMatch(FailOn.every()::gates);
+        assertThat(Comparison.RECORDED).noneMatch(FailOn.parse(List.of("slower"))::gates);
         FailOn named = FailOn.parse(List.of("slower,pinned,gc_pause>10%"));
-        assertThat(named.gates(Comparison.Metric.PINNED)).isTrue();
-        assertThat(named.gates(Comparison.Metric.GC_PAUSE)).isTrue();
-        assertThat(named.gates(Comparison.Metric.PINNED_MS)).isFalse();
+        assertThat(named.gates(Figure.PINNED)).isTrue();
+        assertThat(named.gates(Figure.GC_PAUSE)).isTrue();
+        assertThat(named.gates(Figure.PINNED_MS)).isFalse();
         Comparison c = compare(recorded(50, 30), recorded(100, 30));
-        assertThat(named.outcome(c.matched().get(0).change(Comparison.Metric.PINNED)).name()).isEqualTo("FAILED");
+        assertThat(named.outcome(c.matched().get(0).change(Figure.PINNED)).name()).isEqualTo("FAILED");
     }
 }

@@ -11,6 +11,7 @@ import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.Saturation;
 import org.testbed.runfolder.stats.Verdict;
+import org.testbed.runfolder.figure.Figure;
 
 /** The server's run-queue wait and involuntary switches compared as CPU per request is, when both runs have them. */
 class SaturationComparisonTest {
@@ -37,12 +38,12 @@ class SaturationComparisonTest {
                 List.of(Records.row(KEY, 9000, 40)), SamplesCsv.byStep(b));
 
         Comparison.Match m = c.matched().get(0);
-        Comparison.Change runq = m.change(Comparison.Metric.RUNQ);
+        Comparison.Change runq = m.change(Figure.RUNQ_WAIT);
         assertThat(runq.a()).isEqualTo(80);
         assertThat(runq.b()).isEqualTo(40);
         assertThat(runq.ratio()).isBetween(0.45, 0.55);
         assertThat(runq.verdict()).isEqualTo(Verdict.FASTER);
-        assertThat(m.change(Comparison.Metric.INVOLUNTARY_CS).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(m.change(Figure.INVOLUNTARY_CS).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
         assertThat(m.flags()).contains("listen queue overflowed in 5 of 10 samples: its tail holds connect retries, not service time");
         assertThat(CompareWriter.table(c)).contains("runq_wait").contains("involuntary_cs");
     }
@@ -54,8 +55,8 @@ class SaturationComparisonTest {
                 s.figures().latP99Ms(), s.figures().cpuMsPerReq())).toList();
         Comparison c = Comparison.of(List.of(Records.row(KEY, 9000, 40)), SamplesCsv.byStep(with),
                 List.of(Records.row(KEY, 9000, 40)), SamplesCsv.byStep(without));
-        assertThat(c.matched().get(0).changes()).extracting(Comparison.Change::metric)
-                .containsExactlyElementsOf(Comparison.Metric.MEASURED);
+        assertThat(c.matched().get(0).changes()).extracting(Comparison.Change::figure)
+                .containsExactlyElementsOf(Comparison.MEASURED);
         assertThat(c.matched().get(0).flags()).noneMatch(f -> f.contains("listen"));
     }
 }

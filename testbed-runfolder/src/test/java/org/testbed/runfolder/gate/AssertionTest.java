@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.testbed.runfolder.gate.Assertion.Metric;
 import org.testbed.runfolder.gate.Assertion.Op;
+import org.testbed.runfolder.figure.Figure;
 
 /** --assert: its grammar, and the decision from a figure or its interval. */
 class AssertionTest {
@@ -15,21 +15,28 @@ class AssertionTest {
     @Test
     void readsEachMetricWithItsUnit() {
         assertThat(Assertion.parse("p99<=5ms")).isEqualTo(
-                new Assertion("p99<=5ms", Optional.empty(), Metric.P99, Op.LE, 5, "ms"));
+                new Assertion("p99<=5ms", Optional.empty(), Figure.P99, Op.LE, 5, "ms"));
         assertThat(Assertion.parse(" P99 <= 5000 us ").bound()).as("held in ms").isEqualTo(5.0);
         assertThat(Assertion.parse(" P99 <= 5000 us ").label()).isEqualTo("p99<=5000us");
-        assertThat(Assertion.parse("p99.9<1s")).isEqualTo(new Assertion("p99.9<1s", Optional.empty(), Metric.P999, Op.LT, 1000, "s"));
-        assertThat(Assertion.parse("p999<1s").metric()).isEqualTo(Metric.P999);
+        assertThat(Assertion.parse("p99.9<1s")).isEqualTo(new Assertion("p99.9<1s", Optional.empty(), Figure.P999, Op.LT, 1000, "s"));
+        assertThat(Assertion.parse("p999<1s").figure()).isEqualTo(Figure.P999);
         assertThat(Assertion.parse("p50<=0.25ms").bound()).isEqualTo(0.25);
-        assertThat(Assertion.parse("p90<2ms").metric()).isEqualTo(Metric.P90);
-        assertThat(Assertion.parse("errors=0")).isEqualTo(new Assertion("errors=0", Optional.empty(), Metric.ERRORS, Op.EQ, 0, ""));
+        assertThat(Assertion.parse("p90<2ms").figure()).isEqualTo(Figure.P90);
+        assertThat(Assertion.parse("errors=0")).isEqualTo(new Assertion("errors=0", Optional.empty(), Figure.ERRORS, Op.EQ, 0, ""));
         assertThat(Assertion.parse("errors==0").op()).isEqualTo(Op.EQ);
         assertThat(Assertion.parse("errors<=10").op()).isEqualTo(Op.LE);
-        assertThat(Assertion.parse("rps>=1000")).isEqualTo(new Assertion("rps>=1000", Optional.empty(), Metric.RPS, Op.GE, 1000, ""));
+        assertThat(Assertion.parse("rps>=1000")).isEqualTo(new Assertion("rps>=1000", Optional.empty(), Figure.RPS, Op.GE, 1000, ""));
         assertThat(Assertion.parse("rps>1500.5").bound()).isEqualTo(1500.5);
         assertThat(Assertion.parse("cpu<=50us").bound()).isEqualTo(0.05);
+        // A size is held in bytes: kB is 1000 of them, KiB 1024; a unit's case does not matter, its letters do.
+        assertThat(Assertion.parse("bytes_out<=2kB")).isEqualTo(
+                new Assertion("bytes_out<=2kB", Optional.empty(), Figure.BYTES_OUT, Op.LE, 2000, "kB"));
+        assertThat(Assertion.parse("BYTES_OUT <= 2 KB").label()).isEqualTo("bytes_out<=2kB");
+        assertThat(Assertion.parse("bytes_out<=2KiB").bound()).isEqualTo(2048);
+        assertThat(Assertion.parse("gzip:bytes_in<300B").bound()).isEqualTo(300);
+        assertThat(Assertion.parse("bytes_out<=2kB").show(1536)).isEqualTo("1.536 kB");
         assertThat(Assertion.parse("mix:p99<=5ms")).isEqualTo(
-                new Assertion("mix:p99<=5ms", Optional.of("mix"), Metric.P99, Op.LE, 5, "ms"));
+                new Assertion("mix:p99<=5ms", Optional.of("mix"), Figure.P99, Op.LE, 5, "ms"));
         assertThat(Assertion.parse("delay : rps >= 1000").scenario()).contains("delay");
     }
 
@@ -42,7 +49,10 @@ class AssertionTest {
         assertBad("p99=5ms", "--assert 'p99=5ms': = is for errors only; bound p99 with <=, <, >= or >");
         assertBad("errors=0.5", "errors takes a whole number, e.g. 'errors=0'");
         assertBad("errors<1ms", "errors takes a whole number");
-        assertBad("rps>=1000rps", "rps takes a number of requests per second without a unit, e.g. 'rps>=1000'");
+        assertBad("rps>=1000rps", "rps takes a number without a unit (req/s), e.g. 'rps>=1000'");
+        assertBad("bytes_out<=2", "bytes_out is a size: give its unit, B, kB, MB, KiB or MiB (e.g. 'bytes_out<=2kB')");
+        assertBad("bytes_out<=2kbit", "not 'kbit'");
+        assertBad("runq_wait<=5", "no metric 'runq_wait'");
         assertBad("p99~5ms", "--assert 'p99~5ms': not an assertion");
         assertBad("p99<=", "--assert 'p99<=': not an assertion");
         assertBad("", "--assert '': not an assertion");
@@ -56,7 +66,7 @@ class AssertionTest {
                 .hasMessageContaining(expected)
                 .hasMessageEndingWith(Assertion.USAGE)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n")
-                        .contains("rps, p50, p90, p99, p99.9, errors, cpu"));
+                        .contains("rps, p50, p90, p99, p99.9, errors, cpu, bytes_in, bytes_out"));
     }
 
     @Test

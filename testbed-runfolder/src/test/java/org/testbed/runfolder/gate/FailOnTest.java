@@ -15,8 +15,8 @@ import org.testbed.runfolder.SyntheticRun;
 import org.testbed.runfolder.compare.CompareWriter;
 import org.testbed.runfolder.compare.Comparison;
 import org.testbed.runfolder.compare.Comparison.Change;
-import org.testbed.runfolder.compare.Comparison.Metric;
 import org.testbed.runfolder.stats.Verdict;
+import org.testbed.runfolder.figure.Figure;
 
 /** compare --fail-on: its grammar, and the decision from compare's verdicts. */
 class FailOnTest {
@@ -29,26 +29,26 @@ class FailOnTest {
     void slowerGatesEveryFigureAndAFigureNamedAloneGatesOnlyItself() {
         assertThat(FailOn.parse(List.of("slower")).minEffects())
                 .as("every figure, the cost of two priced runs too, but not the saturation readings")
-                .isEqualTo(Map.of(Metric.RPS, 0.0, Metric.P99, 0.0, Metric.CPU, 0.0, Metric.COST, 0.0));
+                .isEqualTo(Map.of(Figure.RPS, 0.0, Figure.P99, 0.0, Figure.CPU, 0.0, Figure.COST, 0.0));
         assertThat(FailOn.parse(List.of("slower,runq_wait>20%")).minEffects()).as("a saturation reading gates when named")
-                .isEqualTo(Map.of(Metric.RPS, 0.0, Metric.P99, 0.0, Metric.CPU, 0.0, Metric.COST, 0.0, Metric.RUNQ, 0.20));
-        assertThat(FailOn.parse(List.of("rps,p99")).minEffects()).isEqualTo(Map.of(Metric.RPS, 0.0, Metric.P99, 0.0));
-        assertThat(FailOn.parse(List.of("p99>10%")).minEffects()).isEqualTo(Map.of(Metric.P99, 0.10));
+                .isEqualTo(Map.of(Figure.RPS, 0.0, Figure.P99, 0.0, Figure.CPU, 0.0, Figure.COST, 0.0, Figure.RUNQ_WAIT, 0.20));
+        assertThat(FailOn.parse(List.of("rps,p99")).minEffects()).isEqualTo(Map.of(Figure.RPS, 0.0, Figure.P99, 0.0));
+        assertThat(FailOn.parse(List.of("p99>10%")).minEffects()).isEqualTo(Map.of(Figure.P99, 0.10));
         assertThat(FailOn.parse(List.of(" Slower > 5 % ")).minEffects())
-                .isEqualTo(Map.of(Metric.RPS, 0.05, Metric.P99, 0.05, Metric.CPU, 0.05, Metric.COST, 0.05));
+                .isEqualTo(Map.of(Figure.RPS, 0.05, Figure.P99, 0.05, Figure.CPU, 0.05, Figure.COST, 0.05));
         assertThat(FailOn.parse(List.of("slower>5%,p99>12.5%")).minEffects())
-                .as("a figure named on its own keeps its own minimum").isEqualTo(Map.of(Metric.RPS, 0.05, Metric.P99, 0.125,
-                        Metric.CPU, 0.05, Metric.COST, 0.05));
+                .as("a figure named on its own keeps its own minimum").isEqualTo(Map.of(Figure.RPS, 0.05, Figure.P99, 0.125,
+                        Figure.CPU, 0.05, Figure.COST, 0.05));
         assertThat(FailOn.parse(List.of("rps", "cpu>3%")).minEffects())
-                .as("the option repeated").isEqualTo(Map.of(Metric.RPS, 0.0, Metric.CPU, 0.03));
+                .as("the option repeated").isEqualTo(Map.of(Figure.RPS, 0.0, Figure.CPU, 0.03));
         assertThat(FailOn.parse(List.of("rps", "cpu>3%")).text()).isEqualTo("rps,cpu>3%");
     }
 
     @Test
     void badInputIsOneLineNamingWhatIsAllowed() {
-        assertBad("faster", "--fail-on 'faster': no figure 'faster'; --fail-on takes slower (every figure but runq_wait,"
-                + " involuntary_cs, pinned, pinned_ms and gc_pause) or figures among rps, p99, cpu, cost, runq_wait, involuntary_cs,"
-                + " pinned, pinned_ms, gc_pause, comma-separated");
+        assertBad("faster", "--fail-on 'faster': no figure 'faster'; --fail-on takes slower (rps, p99, cpu, cost) or figures"
+                + " among rps, p99, cpu, cost, runq_wait, involuntary_cs, pinned, pinned_ms, gc_pause, bytes_in, bytes_out,"
+                + " comma-separated");
         assertBad("", "--fail-on '' has an empty term");
         assertBad("rps,,p99", "--fail-on 'rps,,p99' has an empty term");
         assertBad("p99>10", "--fail-on 'p99>10': 'p99>10' is not a figure with an optional >PCT%");
@@ -71,29 +71,29 @@ class FailOnTest {
     @Test
     void slowerBeyondNoiseFailsInTheFiguresOwnDirection() {
         FailOn slower = FailOn.parse(List.of("slower"));
-        Change halfTheThroughput = change(Metric.RPS, 20000, 0.5);
+        Change halfTheThroughput = change(Figure.RPS, 20000, 0.5);
         assertThat(halfTheThroughput.verdict()).isEqualTo(Verdict.SLOWER);
         assertThat(slower.outcome(halfTheThroughput)).isEqualTo(Outcome.FAILED);
 
-        Change twiceTheP99 = change(Metric.P99, 4, 2);
+        Change twiceTheP99 = change(Figure.P99, 4, 2);
         assertThat(twiceTheP99.verdict()).isEqualTo(Verdict.SLOWER);
         assertThat(slower.outcome(twiceTheP99)).isEqualTo(Outcome.FAILED);
 
-        Change halfTheCpu = change(Metric.CPU, 0.04, 0.5);
+        Change halfTheCpu = change(Figure.CPU, 0.04, 0.5);
         assertThat(halfTheCpu.verdict()).as("less CPU per request is faster").isEqualTo(Verdict.FASTER);
         assertThat(slower.outcome(halfTheCpu)).isEqualTo(Outcome.PASSED);
 
-        Change twiceTheThroughput = change(Metric.RPS, 20000, 2);
+        Change twiceTheThroughput = change(Figure.RPS, 20000, 2);
         assertThat(slower.outcome(twiceTheThroughput)).isEqualTo(Outcome.PASSED);
 
-        Change same = change(Metric.RPS, 20000, 1);
+        Change same = change(Figure.RPS, 20000, 1);
         assertThat(same.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
         assertThat(slower.outcome(same)).isEqualTo(Outcome.PASSED);
     }
 
     @Test
     void aSmallestChangeLetsASlowerFigureWithinItPass() {
-        Change aFifthSlower = change(Metric.RPS, 20000, 0.8);
+        Change aFifthSlower = change(Figure.RPS, 20000, 0.8);
         assertThat(aFifthSlower.verdict()).isEqualTo(Verdict.SLOWER);
         assertThat(FailOn.slowdown(aFifthSlower)).isCloseTo(0.2, within(1e-9));
         assertThat(FailOn.parse(List.of("rps>5%")).outcome(aFifthSlower)).isEqualTo(Outcome.FAILED);
@@ -101,7 +101,7 @@ class FailOnTest {
         assertThat(FailOn.parse(List.of("rps>25%")).check(new Comparison(List.of(), List.of(), List.of(), Optional.empty(), Optional.empty()), "a", "b")
                 .cases()).isEmpty();
 
-        Change p99UpByAThird = change(Metric.P99, 4, 1.3);
+        Change p99UpByAThird = change(Figure.P99, 4, 1.3);
         assertThat(p99UpByAThird.verdict()).isEqualTo(Verdict.SLOWER);
         assertThat(FailOn.slowdown(p99UpByAThird)).isCloseTo(0.3, within(1e-9));
         assertThat(FailOn.parse(List.of("p99>10%")).outcome(p99UpByAThird)).isEqualTo(Outcome.FAILED);
@@ -110,14 +110,14 @@ class FailOnTest {
 
     @Test
     void noNoiseEstimateIsInconclusiveNeverPassed() {
-        Change once = Comparison.change(Metric.RPS, 20000, 5000, new double[] {20000}, new double[] {5000});
+        Change once = Comparison.change(Figure.RPS, 20000, 5000, new double[] {20000}, new double[] {5000});
         assertThat(once.verdict()).isEqualTo(Verdict.NO_NOISE_ESTIMATE);
         assertThat(FailOn.every().outcome(once)).isEqualTo(Outcome.INCONCLUSIVE);
     }
 
     @Test
     void aFigureNotGatedIsNotDecided() {
-        assertThatThrownBy(() -> FailOn.parse(List.of("rps")).outcome(change(Metric.P99, 4, 2)))
+        assertThatThrownBy(() -> FailOn.parse(List.of("rps")).outcome(change(Figure.P99, 4, 2)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("p99 is not gated");
     }
 
@@ -158,7 +158,7 @@ class FailOnTest {
     }
 
     /** A figure of six samples around {@code a} in A and around {@code a × factor} in B. */
-    private static Change change(Metric metric, double a, double factor) {
+    private static Change change(Figure metric, double a, double factor) {
         double[] sa = new double[AROUND_ONE.length];
         double[] sb = new double[AROUND_ONE.length];
         for (int i = 0; i < sa.length; i++) {

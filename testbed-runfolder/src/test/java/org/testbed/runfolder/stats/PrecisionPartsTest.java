@@ -8,6 +8,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.testbed.runfolder.figure.Figure;
 
 /** The parts the precision phase is built of: targets, variance components, modes, half-widths. */
 class PrecisionPartsTest {
@@ -21,11 +22,11 @@ class PrecisionPartsTest {
         });
         assertThat(t.forScenario("delay")).hasValueSatisfying(r -> {
             assertThat(r.pct()).isEqualTo(10);
-            assertThat(r.figures()).isEqualTo(EnumSet.allOf(PrecisionTarget.Figure.class));
+            assertThat(r.figures()).isEqualTo(PrecisionTarget.TARGETABLE);
         });
         assertThat(PrecisionTarget.parse(List.of("mix:5")).forScenario("delay")).as("no general rule").isEmpty();
         assertThat(PrecisionTarget.parse(List.of("2.5%:p99")).forScenario("json").orElseThrow().figures())
-                .containsExactly(PrecisionTarget.Figure.P99);
+                .containsExactly(Figure.P99);
         assertThat(t.describe()).isEqualTo("every scenario ±5 % (rps, cpu); delay ±10 % (rps, p99, cpu)");
         assertThatThrownBy(() -> PrecisionTarget.parse(List.of("0%"))).hasMessageContaining("above 0");
         assertThatThrownBy(() -> PrecisionTarget.parse(List.of("mix:5%:gc"))).hasMessageContaining("unknown figure 'gc'");

@@ -27,6 +27,7 @@ import org.testbed.runfolder.stats.ForkAllocation;
 import org.testbed.runfolder.stats.Modes;
 import org.testbed.runfolder.stats.PrecisionTarget;
 import org.testbed.runfolder.stats.VarianceComponents;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * The run's last phase with {@code --precision}: after the planned forks, forks added where the
@@ -177,18 +178,19 @@ final class PrecisionPhase {
         return group.stream().flatMap(a -> a.samples().stream()).map(s -> s.sample().caveats().warmupS()).toList();
     }
 
-    static ToDoubleFunction<Sample> figure(PrecisionTarget.Figure f) {
+    static ToDoubleFunction<Sample> figure(Figure f) {
         return switch (f) {
             case RPS -> StepPools.RPS;
             case P99 -> StepPools.P99;
             case CPU -> StepPools.CPU;
+            default -> throw new IllegalArgumentException(f + " has no interval in steps.csv");
         };
     }
 
     /** {@code rps ±12.3 % against ±5 % after 2 forks (JVMs 6.1 % apart, iterations 0.8 %); 3 iterations, about 41 s}. */
     private String why(StepAggregate a, int iterations, double costSeconds) {
         PrecisionTarget.Rule rule = settings.precision().target().forScenario(a.row().scenario()).orElseThrow();
-        PrecisionTarget.Figure f = a.widest(rule);
+        Figure f = a.widest(rule);
         VarianceComponents c = VarianceComponents.of(StepPools.byFork(a.samples(), figure(f)));
         return String.format(Locale.ROOT, "%s %s at %s against ±%s %% after %d fork(s) (JVMs scatter %s, iterations %s);"
                         + " %d iteration(s), about %.0f s", a.row().key().describe(), f.key(), width(a, f),
@@ -283,7 +285,7 @@ final class PrecisionPhase {
                 continue;
             }
             PrecisionTarget.Rule rule = settings.precision().target().forScenario(a.row().scenario()).orElseThrow();
-            PrecisionTarget.Figure f = a.widest(rule);
+            Figure f = a.widest(rule);
             note(String.format(Locale.ROOT, "MISSED %s %s %s: %s %s against ±%s %% after %d fork(s)%s", a.row().variant(),
                     a.row().scenario(), a.row().key().describe(), f.key(), width(a, f), PrecisionTarget.percent(rule.pct()), p.forks(),
                     modes(a, f)));
@@ -291,7 +293,7 @@ final class PrecisionPhase {
     }
 
     /** {@code ; its JVMs fall in two modes, 56.5 k (forks 1, 3) and 49.4 k (forks 2, 4), 14 % apart}, or the fork means. */
-    static String modes(StepAggregate a, PrecisionTarget.Figure f) {
+    static String modes(StepAggregate a, Figure f) {
         Map<Integer, List<Sample>> byFork = new TreeMap<>();
         for (Sample s : a.samples()) {
             byFork.computeIfAbsent(s.sample().repeat(), k -> new ArrayList<>()).add(s);
@@ -333,7 +335,7 @@ final class PrecisionPhase {
      * A figure's half-width as shown, and as judged when that is wider: {@code ±5.4 % (±12.9 % with the
      * fork as the unit)}, so that a step shown within its target and judged beyond it says why.
      */
-    static String width(StepAggregate a, PrecisionTarget.Figure f) {
+    static String width(StepAggregate a, Figure f) {
         double shown = a.halfWidthPct(f);
         double judged = a.judgedHalfWidthPct(f);
         if (Double.isNaN(shown) || Double.isNaN(judged) || judged <= shown * 1.01) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.Measured;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.stats.ForkAllocation;
 import org.testbed.runfolder.stats.ForkPool;
@@ -15,6 +16,7 @@ import org.testbed.runfolder.stats.MedianInterval;
 import org.testbed.runfolder.stats.PrecisionTarget;
 import org.testbed.runfolder.stats.Spread;
 import org.testbed.runfolder.stats.VarianceComponents;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * The samples of one step folded into what results.csv and steps.csv show: each figure the median
@@ -41,11 +43,12 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
         static final ForkedSamples.Estimate NOTHING = new ForkedSamples.Estimate(Double.NaN, Double.NaN, 0, 0, 0);
         static final Projection NONE = new Projection(NOTHING, NOTHING, NOTHING);
 
-        ForkedSamples.Estimate of(PrecisionTarget.Figure figure) {
+        ForkedSamples.Estimate of(Figure figure) {
             return switch (figure) {
                 case RPS -> rps;
                 case P99 -> p99;
                 case CPU -> cpu;
+                default -> throw new IllegalArgumentException(figure + " has no interval in steps.csv");
             };
         }
     }
@@ -88,7 +91,8 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
                         (int) samples.stream().filter(s -> !s.sample().caveats().warmupSettled()).count()),
                 new StepRecord.OpenModel(median(samples, s -> s.sample().open().latP99UncorrectedMs()),
                         median(samples, s -> s.sample().open().scheduleLagP99Ms())),
-                samples.stream().anyMatch(s -> s.step().load().saturated()))
+                samples.stream().anyMatch(s -> s.step().load().saturated()),
+                Measured.median(samples.stream().map(s -> s.sample().measured()).toList()))
                 .withListenOverflowSamples((int) samples.stream()
                         .filter(s -> s.step().server().saturation().listenQueueOverflowed()).count());
         Projection projection = new Projection(forkUnit(samples, StepPools.RPS, pools.rps()),
@@ -132,7 +136,7 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
      */
     double widthRatio(PrecisionTarget.Rule rule) {
         List<Double> widths = new ArrayList<>();
-        for (PrecisionTarget.Figure f : rule.figures()) {
+        for (Figure f : rule.figures()) {
             widths.add(judgedHalfWidthPct(f));
         }
         return ForkAllocation.widthRatio(widths, rule.pct());
@@ -145,7 +149,7 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
      */
     int forksNeeded(PrecisionTarget.Rule rule, int limit) {
         int needed = 0;
-        for (PrecisionTarget.Figure f : rule.figures()) {
+        for (Figure f : rule.figures()) {
             needed = Math.max(needed, judged.projection().of(f).forksFor(rule.pct(), limit));
         }
         return needed;
@@ -157,12 +161,13 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
     }
 
     /** The half-width of a figure's interval in per cent: the smallest change the step can tell. */
-    double halfWidthPct(PrecisionTarget.Figure figure) {
+    double halfWidthPct(Figure figure) {
         StepRecord.Repeats r = step.repeats();
         return switch (figure) {
             case RPS -> r.rps().halfWidthPct();
             case P99 -> r.p99().halfWidthPct();
             case CPU -> r.cpu().halfWidthPct();
+            default -> throw new IllegalArgumentException(figure + " has no interval in steps.csv");
         };
     }
 
@@ -170,16 +175,17 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
      * The half-width the precision phase judges a figure by ({@link Judged}): never narrower than
      * {@link #halfWidthPct}, wider when the step's few JVMs landed together by chance.
      */
-    double judgedHalfWidthPct(PrecisionTarget.Figure figure) {
+    double judgedHalfWidthPct(Figure figure) {
         return switch (figure) {
             case RPS -> judged.rps();
             case P99 -> judged.p99();
             case CPU -> judged.cpu();
+            default -> throw new IllegalArgumentException(figure + " has no interval in steps.csv");
         };
     }
 
     /** The limiting figure's name among those {@code rule} names: the widest as judged ({@link Judged}). */
-    PrecisionTarget.Figure widest(PrecisionTarget.Rule rule) {
+    Figure widest(PrecisionTarget.Rule rule) {
         return rule.figures().stream().max(Comparator.comparingDouble(f -> {
             double h = judgedHalfWidthPct(f);
             return Double.isNaN(h) ? Double.POSITIVE_INFINITY : h;

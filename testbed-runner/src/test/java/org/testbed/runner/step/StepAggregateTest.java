@@ -13,6 +13,7 @@ import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.stats.PrecisionTarget;
 import org.testbed.runfolder.stats.Spread;
+import org.testbed.runfolder.figure.Figure;
 
 class StepAggregateTest {
 
@@ -60,15 +61,15 @@ class StepAggregateTest {
                 sample(1, 50000, 2.0, 0.015, 0.005, 0, false, true), sample(1, 50400, 2.0, 0.015, 0.005, 0, false, true),
                 sample(1, 49700, 2.0, 0.015, 0.005, 0, false, true), sample(2, 56500, 2.0, 0.015, 0.005, 0, false, true),
                 sample(2, 56900, 2.0, 0.015, 0.005, 0, false, true), sample(2, 56200, 2.0, 0.015, 0.005, 0, false, true)));
-        PrecisionTarget.Rule fivePct = new PrecisionTarget.Rule("mix", 5, EnumSet.of(PrecisionTarget.Figure.RPS));
+        PrecisionTarget.Rule fivePct = new PrecisionTarget.Rule("mix", 5, EnumSet.of(Figure.RPS));
 
         assertThat(a.widthRatio(fivePct)).as("far beyond ±5 %").isGreaterThan(10);
-        assertThat(a.widest(fivePct)).isEqualTo(PrecisionTarget.Figure.RPS);
+        assertThat(a.widest(fivePct)).isEqualTo(Figure.RPS);
         int needed = a.forksNeeded(fivePct, 50);
         assertThat(needed).as("a fork mean scattering 8.6 per cent needs about (2.1 × 8.6 / 4.9)² forks").isBetween(12, 20);
-        assertThat(a.forksNeeded(new PrecisionTarget.Rule("mix", 50, EnumSet.of(PrecisionTarget.Figure.RPS)), 50))
+        assertThat(a.forksNeeded(new PrecisionTarget.Rule("mix", 50, EnumSet.of(Figure.RPS)), 50))
                 .as("a target twice as wide as the JVMs' gap: a few more forks").isBetween(3, 6);
-        assertThat(PrecisionPhase.modes(a, PrecisionTarget.Figure.RPS)).as("one fork a side is no mode")
+        assertThat(PrecisionPhase.modes(a, Figure.RPS)).as("one fork a side is no mode")
                 .startsWith("; fork means 1: 5").doesNotContain("two modes");
     }
 
