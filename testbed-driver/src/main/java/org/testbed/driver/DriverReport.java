@@ -53,7 +53,8 @@ final class DriverReport {
         raw.append(String.format(Locale.ROOT, "requests=%d errors=%d rps=%.1f driver_cpu_ms=%.0f peak_connections=%d"
                         + " in_flight_at_end=%d queued_at_end=%d%n",
                 total.requests, total.errors, total.requests / seconds, cpuMs, peakConnections, inFlightAtEnd, queuedAtEnd));
-        raw.append(String.format(Locale.ROOT, "tls_handshakes=%d gzip_responses=%d%n", total.handshakes, total.compressed));
+        raw.append(String.format(Locale.ROOT, "tls_handshakes=%d gzip_responses=%d responses_counted=%d request_bytes=%d"
+                + " response_bytes=%d%n", total.handshakes, total.compressed, total.exchanges, total.requestBytes, total.responseBytes));
         if (level.isOpen()) {
             raw.append(String.format(Locale.ROOT, "window_arrivals_unanswered=%d (open model: arrivals of the window without an"
                     + " answer when it closed that had waited longer than its slowest answer; in the latency at their"

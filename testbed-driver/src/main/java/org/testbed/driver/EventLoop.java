@@ -260,6 +260,7 @@ final class EventLoop implements Runnable {
         }
         if (now >= start && now < end) {
             measured.request(conn.startNanos, conn.sentNanos, now, conn.operation);
+            measured.exchanged(conn.out.limit(), parser.messageLength());
             if (!ok) {
                 measured.error(spec.name() + ": " + failure, conn.operation, now);
             }

@@ -95,6 +95,11 @@ final class HttpResponseParser {
         return body;
     }
 
+    /** The whole response's bytes as they came (status line, headers, body and any chunk framing); after {@link #complete}. */
+    int messageLength() {
+        return consumed;
+    }
+
     boolean connectionClose() {
         return connectionClose;
     }

@@ -152,10 +152,30 @@ public record LoadResult(String driver, Throughput throughput, ClientLatency cli
      * @param tlsHandshakes TLS handshakes the driver's connections made for the step (connections opened
      *     before the window included, reconnects too); 0 over plain HTTP or when the driver does not know
      * @param gzipResponses responses in the window that came gzip-compressed; 0 without gzip
+     * @param exchanges whole responses of the window whose bytes were counted; 0 for a driver that does not count them
+     * @param requestBytes the bytes of HTTP their requests took, as the driver wrote them
+     * @param responseBytes the bytes of HTTP of those responses as the driver read them (compressed under gzip;
+     *     TLS records and TCP framing not included)
      */
-    public record TransportCounts(long tlsHandshakes, long gzipResponses) {
+    public record TransportCounts(long tlsHandshakes, long gzipResponses, long exchanges, long requestBytes,
+                                  long responseBytes) {
         /** Plain HTTP without gzip, or a driver that does not count these. */
         public static final TransportCounts NONE = new TransportCounts(0, 0);
+
+        /** Handshakes and gzip responses, without the bytes (a driver that does not count them). */
+        public TransportCounts(long tlsHandshakes, long gzipResponses) {
+            this(tlsHandshakes, gzipResponses, 0, 0, 0);
+        }
+
+        /** The bytes a request took on the wire, on average; NaN when none were counted. */
+        public double requestBytesPerResponse() {
+            return exchanges > 0 ? (double) requestBytes / exchanges : Double.NaN;
+        }
+
+        /** The bytes a response took on the wire, on average; NaN when none were counted. */
+        public double responseBytesPerResponse() {
+            return exchanges > 0 ? (double) responseBytes / exchanges : Double.NaN;
+        }
     }
 
     /**

@@ -53,6 +53,10 @@ final class Measurements {
     long compressed;
     /** Open model: arrivals of the window without an answer when it closed ({@link #unanswered}). */
     long unanswered;
+    /** Responses of the window whose bytes were counted, and those bytes: the requests as written, the responses as read. */
+    long exchanges;
+    long requestBytes;
+    long responseBytes;
 
     /**
      * {@code seconds}: how many per-second windows to count in (the longest the window may last,
@@ -176,6 +180,13 @@ final class Measurements {
         compressed++;
     }
 
+    /** A whole response of the window: the bytes its request took on the wire, and its own (as sent, compressed or not). */
+    void exchanged(int requestBytes, int responseBytes) {
+        exchanges++;
+        this.requestBytes += requestBytes;
+        this.responseBytes += responseBytes;
+    }
+
     /** A failure of no request (a failed connect), now. */
     void error(String reason) {
         error(reason, -1, System.nanoTime());
@@ -235,6 +246,9 @@ final class Measurements {
         errors += other.errors;
         handshakes += other.handshakes;
         compressed += other.compressed;
+        exchanges += other.exchanges;
+        requestBytes += other.requestBytes;
+        responseBytes += other.responseBytes;
         unanswered += other.unanswered;
         other.failures.forEach((k, v) -> failures.merge(k, v, Long::sum));
         for (int i = 0; i < perSecond.length(); i++) {

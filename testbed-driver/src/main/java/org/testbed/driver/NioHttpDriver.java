@@ -274,6 +274,7 @@ public final class NioHttpDriver implements LoadDriver {
                 inFlight, queued, figures).text();
         return new LoadResult(NAME, new Throughput(total.requests, total.errors, seconds, perSecond),
                 new ClientLatency(latency, uncorrected, lag.p99(), lag.max()), cpuMs, peak,
-                new TransportCounts(total.handshakes, total.compressed), raw, figures, log);
+                new TransportCounts(total.handshakes, total.compressed, total.exchanges, total.requestBytes, total.responseBytes),
+                raw, figures, log);
     }
 }

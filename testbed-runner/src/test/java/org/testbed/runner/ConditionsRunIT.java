@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.runfolder.figure.Figure;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.ResultsCsv;
 
@@ -54,14 +55,21 @@ class ConditionsRunIT {
                 .isGreaterThan(rows.get("tls+gzip").throughput().requests() / 2);
         assertThat(gzip.driver().tlsHandshakes()).isPositive().isLessThanOrEqualTo(8);
         assertThat(steps.get("plain").driver().gzipResponses()).isZero();
+        // The bytes on the wire, a probe's figures: a 10 KB item answer (80 % of the mix) is most of a
+        // response; the compressed answer is smaller (the payload's random letters compress by about a
+        // quarter), and asking for gzip adds its header to every request.
+        double plainOut = steps.get("plain").figure(Figure.BYTES_OUT);
+        assertThat(plainOut).as("response bytes per request, plain").isBetween(8_000.0, 12_000.0);
+        assertThat(steps.get("tls+gzip").figure(Figure.BYTES_OUT)).as("response bytes per request, gzip").isLessThan(0.9 * plainOut);
+        assertThat(steps.get("tls+gzip").figure(Figure.BYTES_IN)).isGreaterThan(steps.get("plain").figure(Figure.BYTES_IN));
         assertThat(run.resolve("logs").resolve("vertx-tls+gzip.log")).isRegularFile();
 
         String priced = RunnerJar.run(60, "compare", run.toString(), run.toString(), "--conditions", "plain:metrics",
                 "--out", run.resolve("metrics-cost.html").toString());
         assertThat(priced).contains("A under plain, B under metrics").contains("matched 1 step(s)");
-        // rps, p99 and cpu; the saturation readings (runq_wait, involuntary_cs) come after them, when read
+        // rps, p99 and cpu; the saturation readings (runq_wait, involuntary_cs) when read, then the probes' bytes
         List<String> table = priced.lines().filter(l -> l.startsWith("vertx")).toList();
-        assertThat(table).extracting(l -> l.split("\\s+")[3]).startsWith("rps", "p99", "cpu")
-                .filteredOn(m -> !m.equals("runq_wait") && !m.equals("involuntary_cs")).hasSize(3);
+        assertThat(table).extracting(l -> l.split("\\s+")[3]).startsWith("rps", "p99", "cpu").endsWith("bytes_in", "bytes_out")
+                .filteredOn(m -> List.of("rps", "p99", "cpu").contains(m)).hasSize(3);
     }
 }

@@ -15,6 +15,7 @@ import java.util.Set;
 import org.testbed.runfolder.ResultRow;
 import org.testbed.runfolder.counters.CounterReading;
 import org.testbed.runfolder.counters.CounterRecord;
+import org.testbed.runfolder.csv.Measured;
 import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.StepRecord;
@@ -28,6 +29,7 @@ import org.testbed.runner.host.EventCounting;
 import org.testbed.runner.host.FlightRecording;
 import org.testbed.runner.host.MachineLabel;
 import org.testbed.runner.host.RunningServer;
+import org.testbed.runner.probe.Probes;
 import org.testbed.driver.Level;
 import org.testbed.driver.LoadDriver;
 import org.testbed.driver.LoadResult;
@@ -110,9 +112,11 @@ final class StepMeasurement {
         MetricsScraper scraper = settings.conditions().metrics() ? MetricsScraper.start(server.baseUri()) : null;
         GcSampler gcSampler = server.localPerfData().map(f -> GcSampler.start(f, GcReadingsCsv.PERIOD_MILLIS)).orElse(null);
         List<GcReading> gcReadings = List.of();
+        Probes probes = Probes.forStep();
         LoadResult result;
         boolean drawn = false;
         CounterReading counted = null;
+        probes.beforeWindow();
         Instant windowStart = Instant.now();
         Instant windowEnd;
         try {
@@ -135,6 +139,8 @@ final class StepMeasurement {
             }
         }
         ServerSnapshot after = ServerSnapshot.after(server, memcachedPid);
+        probes.afterWindow(result);
+        Measured measured = probes.summarise();
         WindowSummary recorded = recording == null ? null : stopRecording(variant, recording, jfrFile, slug, windowStart, windowEnd);
         ProcStatus memory = after.memory();
         MachineLabel machine = server.machine();
@@ -171,13 +177,13 @@ final class StepMeasurement {
                         Spread.single(row.server().cpuMsPerReq())),
                 new StepRecord.Steadiness(warmUp.seconds(), trend.steady() ? 0 : 1, warmUp.settled() ? 0 : 1), open,
                 pricing.map(p -> StepRecord.Cost.of(p, row.throughput().rps(), Spread.single(row.throughput().rps())))
-                        .orElse(StepRecord.Cost.NONE));
+                        .orElse(StepRecord.Cost.NONE), StepRecord.Precision.NONE, measured);
         SampleRecord sample = new SampleRecord(key, repeat, iteration,
                 new SampleRecord.Figures(row.throughput().rps(), row.latency().p99Ms(), row.server().cpuMsPerReq(),
                         row.throughput().errors()),
                 open, new SampleRecord.Caveats(warmUp.seconds(), warmUp.settled(), trend.steady(), load.otherLoadPct(),
                         load.saturated()),
-                raw, result.tlsHandshakes(), result.gzipResponses(), saturation.figures());
+                raw, result.tlsHandshakes(), result.gzipResponses(), saturation.figures(), measured);
 
         CounterRecord counters = counted == null ? null : CounterRecord.of(row.key(), repeat, result.requests(), counted);
         // A driver that cannot break the step down says why, in a row of its own, rather than leave none.
