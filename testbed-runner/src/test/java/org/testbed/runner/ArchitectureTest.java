@@ -22,7 +22,7 @@ class ArchitectureTest {
         // Main classes only: tests may reach across packages, and a module's test-jar is tests too.
         classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .withImportOption(location -> !location.contains("-tests.jar"))
-                .importPackages("org.testbed.runner", "org.testbed.driver", "org.testbed.deploy", "org.testbed.runfolder");
+                .importPackages("org.testbed.runner", "org.testbed.driver", "org.testbed.ssh", "org.testbed.runfolder");
     }
 
     @Test
@@ -38,7 +38,7 @@ class ArchitectureTest {
     @Test
     void theLoadDriverDependsOnNothingOfARun() {
         noClasses().that().resideInAPackage("org.testbed.driver..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.testbed.runner..", "org.testbed.deploy..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.testbed.runner..", "org.testbed.ssh..")
                 .check(classes);
     }
 }

@@ -16,14 +16,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import org.testbed.deploy.DeployException;
-import org.testbed.deploy.RemoteResult;
-import org.testbed.deploy.SshTarget;
 import org.testbed.driver.proc.ProcStat;
 import org.testbed.jmeter.JMeterDriver;
 import org.testbed.jmeter.JMeterHome;
 import org.testbed.jmeter.LoadEngines;
 import org.testbed.runner.env.Environment;
+import org.testbed.ssh.RemoteResult;
+import org.testbed.ssh.SshException;
+import org.testbed.ssh.SshTarget;
 
 /**
  * The load machines of {@code run --driver jmeter --load-hosts}: JMeter's distributed mode on the
@@ -115,7 +115,7 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
                             + "\" && nproc && getconf CLK_TCK", directory);
                     String[] lines = facts.stdout().strip().split("\\s+");
                     if (facts.exitCode() != 0 || lines.length < 2) {
-                        throw new DeployException("could not create " + directory + " on " + destination + ": "
+                        throw new SshException("could not create " + directory + " on " + destination + ": "
                                 + facts.output().strip());
                     }
                     machine = new Machine(destination, address(target.host()), ssh, directory, Integer.parseInt(lines[0]),
@@ -284,7 +284,7 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
         private RuntimeException failure(String what) {
             try {
                 machine.ssh().target().checkConnection();
-            } catch (DeployException e) {
+            } catch (SshException e) {
                 return new ServerLostException("lost the connection to load host " + machine.destination() + " ("
                         + e.getMessage() + ")");
             }
@@ -384,15 +384,15 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
             // scp exits with 255 for its own failures too (no SFTP server there): a host that still answers is not lost.
             try {
                 m.ssh().target().checkConnection();
-            } catch (DeployException e) {
+            } catch (SshException e) {
                 throw new ServerLostException("lost the connection to load host " + m.destination() + " (could not " + what
                         + ": " + e.getMessage() + ")");
             }
-            throw new DeployException("could not " + what + " on " + m.destination() + ": "
+            throw new SshException("could not " + what + " on " + m.destination() + ": "
                     + (result.timedOut() ? "no answer within " + START.toSeconds() + " s" : result.stderr().strip()));
         }
         if (result.exitCode() != 0) {
-            throw new DeployException("could not " + what + " on " + m.destination() + ": " + result.output().strip());
+            throw new SshException("could not " + what + " on " + m.destination() + ": " + result.output().strip());
         }
     }
 
@@ -410,7 +410,7 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
         try {
             return InetAddress.getByName(host).getHostAddress();
         } catch (IOException e) {
-            throw new DeployException("load host " + host + " has no address here: " + e.getMessage());
+            throw new SshException("load host " + host + " has no address here: " + e.getMessage());
         }
     }
 

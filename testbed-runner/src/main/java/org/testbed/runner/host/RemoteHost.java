@@ -16,19 +16,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import org.testbed.deploy.DeployException;
-import org.testbed.deploy.Deployer;
-import org.testbed.deploy.Deployment;
-import org.testbed.deploy.RemoteResult;
-import org.testbed.deploy.RemoteSettings;
-import org.testbed.deploy.SshTarget;
 import org.testbed.runfolder.environment.EmulationSection;
 import org.testbed.runfolder.environment.JdkSection;
 import org.testbed.runfolder.environment.MachineSection;
 import org.testbed.runfolder.environment.NetworkPathSection;
 import org.testbed.runfolder.environment.RoundTrips;
+import org.testbed.runner.deploy.Deployer;
+import org.testbed.runner.deploy.Deployment;
+import org.testbed.runner.deploy.RemoteSettings;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.env.JdkInfo;
+import org.testbed.ssh.RemoteResult;
+import org.testbed.ssh.SshException;
+import org.testbed.ssh.SshTarget;
 import org.testbed.variant.Variant;
 
 /**
@@ -84,7 +84,7 @@ public final class RemoteHost implements AutoCloseable {
                 machine = ServerMachine.connect(target, port, directories);
             } catch (ServerMachine.PortTakenException e) {
                 if (attempt == MEMCACHED_PORT_ATTEMPTS) {
-                    throw new DeployException(e.getMessage());
+                    throw new SshException(e.getMessage());
                 }
             }
         }
@@ -158,7 +158,7 @@ public final class RemoteHost implements AutoCloseable {
             deployer = new Deployer(machine.target(), settings.directoryOf(variant.name()), progress);
             try {
                 targetSays = deployer.deploy(deployment, "./testbed deploy " + variant.name() + " --host " + destination());
-            } catch (DeployException e) {
+            } catch (SshException e) {
                 throw failedStart(variant, deployer, log, e);
             }
         }
@@ -194,7 +194,7 @@ public final class RemoteHost implements AutoCloseable {
     }
 
     /** A deploy that failed: the machine lost, or the variant did not start (the end of its remote log copied into {@code log}). */
-    private IOException failedStart(Variant variant, Deployer deployer, Path log, DeployException e) {
+    private IOException failedStart(Variant variant, Deployer deployer, Path log, SshException e) {
         // The launcher's hints name deploy's option; run's is --server-java.
         String why = e.getMessage().replace("--java", "--server-java");
         if (!reachable()) {
@@ -264,7 +264,7 @@ public final class RemoteHost implements AutoCloseable {
         try {
             machine.target().checkConnection();
             return true;
-        } catch (DeployException e) {
+        } catch (SshException e) {
             return false;
         }
     }

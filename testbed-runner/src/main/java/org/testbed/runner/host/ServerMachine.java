@@ -14,9 +14,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.testbed.deploy.DeployException;
-import org.testbed.deploy.RemoteResult;
-import org.testbed.deploy.SshTarget;
+import org.testbed.ssh.RemoteResult;
+import org.testbed.ssh.SshException;
+import org.testbed.ssh.SshTarget;
 
 /**
  * The server's machine during a run, over one ssh connection that every command shares
@@ -112,7 +112,7 @@ public final class ServerMachine implements AutoCloseable {
         try {
             lifeline = new ProcessBuilder(command).redirectErrorStream(true).start();
         } catch (IOException e) {
-            throw new DeployException("could not run ssh: " + e.getMessage());
+            throw new SshException("could not run ssh: " + e.getMessage());
         }
         CompletableFuture<String> ready = new CompletableFuture<>();
         Thread reader = new Thread(() -> {
@@ -140,7 +140,7 @@ public final class ServerMachine implements AutoCloseable {
         if (line == null || !line.startsWith("lifeline: ready")) {
             String said = line == null ? "no answer within " + SHORT.toSeconds() + " s" : line.replace("lifeline: ", "");
             String message = "could not open the run's session on " + target.destination() + ": " + said;
-            throw line != null && line.contains(PORT_TAKEN) ? new PortTakenException(message) : new DeployException(message);
+            throw line != null && line.contains(PORT_TAKEN) ? new PortTakenException(message) : new SshException(message);
         }
         String[] fields = line.substring("lifeline: ready".length()).strip().split("\\s+");
         user = fields.length > 0 ? fields[0] : "";
@@ -191,7 +191,7 @@ public final class ServerMachine implements AutoCloseable {
                 : result.stderr().strip().replaceAll("\\s*\\R\\s*", "; ");
         try {
             target.checkConnection();
-        } catch (DeployException e) {
+        } catch (SshException e) {
             said = e.getMessage();
         }
         return new ServerLostException("lost the connection to " + target.destination() + " (" + (said.isEmpty()
