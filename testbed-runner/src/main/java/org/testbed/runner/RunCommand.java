@@ -18,6 +18,7 @@ import org.testbed.driver.WrkDriver;
 import org.testbed.jmeter.JMeterDriver;
 import org.testbed.jmeter.JMeterHome;
 import org.testbed.jmeter.JMeterPlan;
+import org.testbed.jmeter.distributed.LoadHosts;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.capacity.Sla;
 import org.testbed.runfolder.gate.Assertion;
@@ -26,8 +27,8 @@ import org.testbed.runfolder.stats.PrecisionTarget;
 import org.testbed.runner.build.ModuleJar;
 import org.testbed.runner.build.StaleJars;
 import org.testbed.runner.capacity.CapacityPlan;
+import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
-import org.testbed.runner.host.LoadHosts;
 import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.runner.setup.ToolInstaller;
 import org.testbed.runner.step.Levels;
@@ -514,11 +515,23 @@ final class RunCommand implements Callable<Integer> {
         }
         String first = ssh.target(destinations.get(0)).host();
         String local = localAddress != null && !localAddress.isBlank() ? localAddress.strip()
-                : LoadHosts.sourceAddressTowards(LoadHosts.address(first));
+                : sourceAddressTowards(LoadHosts.address(first));
         // The variants here listen at this address for the load machines; the warm-up goes there too.
         Target.allowNamedServer(local);
         return new LoadHosts.Settings(destinations, ssh.port, ssh.identity, ssh.options, loadDir.strip(), local, loadRmiPort,
                 loadJava.strip());
+    }
+
+    /** The source address of this machine's route to {@code address} ({@code ip route get}). */
+    private static String sourceAddressTowards(String address) {
+        String[] words = Environment.command("ip", "route", "get", address).strip().split("\\s+");
+        for (int i = 0; i + 1 < words.length; i++) {
+            if (words[i].equals("src")) {
+                return words[i + 1];
+            }
+        }
+        throw new IllegalArgumentException("no route from here to load host " + address + " names this machine's address:"
+                + " give it with --local-address");
     }
 
     /** The server's machine of {@code --server-host}, checked; null without it. */

@@ -26,6 +26,7 @@ import org.testbed.runner.deploy.Deployment;
 import org.testbed.runner.deploy.RemoteSettings;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.env.JdkInfo;
+import org.testbed.ssh.ConnectionLostException;
 import org.testbed.ssh.RemoteResult;
 import org.testbed.ssh.SshException;
 import org.testbed.ssh.SshTarget;
@@ -137,7 +138,7 @@ public final class RemoteHost implements AutoCloseable {
     /**
      * Deploys {@code variant} there, waits for its health, times the network path to it, and
      * returns it running. A variant that does not start is an {@link IOException} naming the log,
-     * into which the end of its remote log is copied; a lost machine is a {@link ServerLostException}.
+     * into which the end of its remote log is copied; a lost machine is a {@link ConnectionLostException}.
      *
      * @param jvmArgs the JVM's options (TESTBED_JAVA_OPTS there)
      * @param serverFlags the server's flags ({@code --threads}, the conditions)
@@ -198,7 +199,7 @@ public final class RemoteHost implements AutoCloseable {
         // The launcher's hints name deploy's option; run's is --server-java.
         String why = e.getMessage().replace("--java", "--server-java");
         if (!reachable()) {
-            throw new ServerLostException("lost the connection to " + destination() + " while deploying " + variant.name()
+            throw new ConnectionLostException("lost the connection to " + destination() + " while deploying " + variant.name()
                     + ": " + why);
         }
         copyRemoteLog(deployer, log);
