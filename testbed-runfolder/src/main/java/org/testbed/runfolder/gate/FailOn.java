@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.compare.Comparison;
 import org.testbed.runfolder.compare.Comparison.Change;
 import org.testbed.runfolder.compare.Comparison.Metric;

@@ -17,7 +17,7 @@ import org.testbed.jmeter.distributed.LoadHosts;
 import org.testbed.memcached.MemcachedProcess;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.EnvironmentFile;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.environment.EnvironmentRecord;
 import org.testbed.runfolder.price.Pricing;

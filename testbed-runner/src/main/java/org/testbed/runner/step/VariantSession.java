@@ -17,7 +17,7 @@ import org.testbed.driver.Scenarios;
 import org.testbed.driver.Target;
 import org.testbed.jmeter.distributed.LoadHosts;
 import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.stats.SteadyState;
 import org.testbed.runner.capacity.CapacityPlan;
