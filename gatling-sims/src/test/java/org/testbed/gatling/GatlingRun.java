@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.testbed.runfolder.ResultRow;
-import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.csv.ResultRow;
+import org.testbed.runfolder.csv.ResultsCsv;
 import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.OperationsCsv;
 

@@ -44,7 +44,7 @@ class SettingsDocumentedTest {
             Pattern.MULTILINE);
 
     /** Where the VM deploy decides what goes into the remote testbed.env. */
-    private static final String DEPLOY_SETTINGS = "testbed-runner/src/main/java/org/testbed/deploy/RemoteSettings.java";
+    private static final String DEPLOY_SETTINGS = "testbed-runner/src/main/java/org/testbed/runner/deploy/RemoteSettings.java";
 
     /** The setting the variant fixes: launchers pass the mode of its variants.conf line as a flag. */
     private static final String MODE = "TESTBED_MODE";

@@ -20,6 +20,7 @@ import org.testbed.runfolder.compare.OperationComparison;
 import org.testbed.runfolder.counters.CountersCsv;
 import org.testbed.runfolder.csv.CsvTable;
 import org.testbed.runfolder.csv.OperationsCsv;
+import org.testbed.runfolder.csv.ResultsCsv;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepsCsv;
 import org.testbed.runfolder.figure.Figure;

@@ -1,12 +1,13 @@
 package org.testbed.runfolder;
 
 import java.util.Optional;
-import org.testbed.runfolder.ResultRow.Latencies;
-import org.testbed.runfolder.ResultRow.Origin;
-import org.testbed.runfolder.ResultRow.ServerCost;
-import org.testbed.runfolder.ResultRow.StepKey;
-import org.testbed.runfolder.ResultRow.Throughput;
 import org.testbed.runfolder.capacity.CapacityRecord;
+import org.testbed.runfolder.csv.ResultRow;
+import org.testbed.runfolder.csv.ResultRow.Latencies;
+import org.testbed.runfolder.csv.ResultRow.Origin;
+import org.testbed.runfolder.csv.ResultRow.ServerCost;
+import org.testbed.runfolder.csv.ResultRow.StepKey;
+import org.testbed.runfolder.csv.ResultRow.Throughput;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SampleRecord.Caveats;
 import org.testbed.runfolder.csv.SampleRecord.Figures;

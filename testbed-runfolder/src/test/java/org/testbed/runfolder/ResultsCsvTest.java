@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.testbed.runfolder.csv.ResultRow;
+import org.testbed.runfolder.csv.ResultsCsv;
 
 class ResultsCsvTest {
 

@@ -6,24 +6,25 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import org.testbed.deploy.DeployException;
-import org.testbed.deploy.Deployer;
-import org.testbed.deploy.Deployment;
-import org.testbed.deploy.JarBuild;
-import org.testbed.deploy.RemoteResult;
-import org.testbed.deploy.RemoteSettings;
-import org.testbed.deploy.SshTarget;
 import org.testbed.runner.build.ModuleJar;
 import org.testbed.runner.build.StaleJars;
+import org.testbed.runner.deploy.DeployException;
+import org.testbed.runner.deploy.Deployer;
+import org.testbed.runner.deploy.Deployment;
+import org.testbed.runner.deploy.JarBuild;
+import org.testbed.runner.deploy.RemoteSettings;
+import org.testbed.ssh.RemoteResult;
+import org.testbed.ssh.SshException;
+import org.testbed.ssh.SshTarget;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantManifest;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code ./testbed deploy}: one variant onto a machine over ssh, started and healthy; its status, log, stop. */
@@ -129,7 +130,7 @@ final class DeployCommand implements Callable<Integer> {
     public Integer call() {
         try {
             return execute();
-        } catch (DeployException | IllegalArgumentException e) {
+        } catch (SshException | IllegalArgumentException e) {
             System.err.println("deploy: error: " + e.getMessage());
             return 1;
         }

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.csv.ResultsCsv;
 import org.testbed.runfolder.gate.Assertion;
 import org.testbed.runfolder.gate.RunAssertions;
 import org.testbed.runfolder.price.PriceList;

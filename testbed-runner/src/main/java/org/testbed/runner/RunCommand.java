@@ -10,18 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.testbed.deploy.DeployException;
-import org.testbed.deploy.SshTarget;
-import org.testbed.runner.capacity.CapacityPlan;
-import org.testbed.runfolder.capacity.Sla;
-import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.gate.Assertion;
-import org.testbed.runfolder.gate.RunAssertions;
-import org.testbed.runfolder.stats.PrecisionTarget;
-import org.testbed.runner.build.ModuleJar;
-import org.testbed.runner.build.StaleJars;
-import org.testbed.runner.flame.Flamegraphs;
-import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.driver.Level;
 import org.testbed.driver.NioHttpDriver;
 import org.testbed.driver.Scenarios;
@@ -30,24 +18,37 @@ import org.testbed.driver.WrkDriver;
 import org.testbed.jmeter.JMeterDriver;
 import org.testbed.jmeter.JMeterHome;
 import org.testbed.jmeter.JMeterPlan;
-import org.testbed.scenario.ThinkTime;
-import org.testbed.runner.host.LoadHosts;
+import org.testbed.jmeter.distributed.LoadHosts;
+import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.capacity.Sla;
+import org.testbed.runfolder.gate.Assertion;
+import org.testbed.runfolder.gate.RunAssertions;
+import org.testbed.runfolder.stats.PrecisionTarget;
+import org.testbed.runner.build.ModuleJar;
+import org.testbed.runner.build.StaleJars;
+import org.testbed.runner.capacity.CapacityPlan;
+import org.testbed.runner.env.Environment;
+import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.host.RemoteHostSettings;
+import org.testbed.runner.setup.ToolInstaller;
 import org.testbed.runner.step.Levels;
 import org.testbed.runner.step.Pinning;
 import org.testbed.runner.step.Profile;
 import org.testbed.runner.step.RunPrice;
 import org.testbed.runner.step.RunSettings;
 import org.testbed.runner.step.Runner;
-import org.testbed.runner.setup.ToolInstaller;
 import org.testbed.scenario.KeySpace;
+import org.testbed.scenario.ThinkTime;
+import org.testbed.ssh.SshException;
+import org.testbed.ssh.SshTarget;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantManifest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Start memcached (unless MEMCACHED_SERVERS is set), then each variant from its jar: warm it up,"
@@ -426,7 +427,7 @@ final class RunCommand implements Callable<Integer> {
         int rows;
         try {
             rows = runner.run();
-        } catch (DeployException e) {
+        } catch (SshException e) {
             System.err.println("testbed: run: " + e.getMessage());
             return Main.EXIT_FAILED;
         }
@@ -514,11 +515,23 @@ final class RunCommand implements Callable<Integer> {
         }
         String first = ssh.target(destinations.get(0)).host();
         String local = localAddress != null && !localAddress.isBlank() ? localAddress.strip()
-                : LoadHosts.sourceAddressTowards(LoadHosts.address(first));
+                : sourceAddressTowards(LoadHosts.address(first));
         // The variants here listen at this address for the load machines; the warm-up goes there too.
         Target.allowNamedServer(local);
         return new LoadHosts.Settings(destinations, ssh.port, ssh.identity, ssh.options, loadDir.strip(), local, loadRmiPort,
                 loadJava.strip());
+    }
+
+    /** The source address of this machine's route to {@code address} ({@code ip route get}). */
+    private static String sourceAddressTowards(String address) {
+        String[] words = Environment.command("ip", "route", "get", address).strip().split("\\s+");
+        for (int i = 0; i + 1 < words.length; i++) {
+            if (words[i].equals("src")) {
+                return words[i + 1];
+            }
+        }
+        throw new IllegalArgumentException("no route from here to load host " + address + " names this machine's address:"
+                + " give it with --local-address");
     }
 
     /** The server's machine of {@code --server-host}, checked; null without it. */

@@ -3,7 +3,7 @@ package org.testbed.runner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.testbed.deploy.SshTarget;
+import org.testbed.ssh.SshTarget;
 import picocli.CommandLine.Option;
 
 /**

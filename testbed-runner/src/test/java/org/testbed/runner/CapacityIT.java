@@ -10,8 +10,8 @@ import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
-import org.testbed.runfolder.ResultRow;
-import org.testbed.runfolder.ResultsCsv;
+import org.testbed.runfolder.csv.ResultRow;
+import org.testbed.runfolder.csv.ResultsCsv;
 
 /**
  * {@code run --sla}: the capacity search converges on a limit known in advance. A sync variant with

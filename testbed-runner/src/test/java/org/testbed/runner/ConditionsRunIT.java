@@ -11,9 +11,9 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.runfolder.csv.ResultRow;
+import org.testbed.runfolder.csv.ResultsCsv;
 import org.testbed.runfolder.figure.Figure;
-import org.testbed.runfolder.ResultRow;
-import org.testbed.runfolder.ResultsCsv;
 
 /**
  * {@code run --conditions plain,metrics,tls+gzip}: one run starts the variant afresh under each set

@@ -110,13 +110,13 @@ class MainTest {
     @Test
     void reportPricesARunAfterItAndSaysInOneLineWhatIsWrongWithAPrice() throws Exception {
         Path run = Files.createDirectories(root.resolve("run"));
-        org.testbed.runfolder.ResultRow.StepKey key = new org.testbed.runfolder.ResultRow.StepKey("vertx", "mix", 64, 0,
+        org.testbed.runfolder.csv.ResultRow.StepKey key = new org.testbed.runfolder.csv.ResultRow.StepKey("vertx", "mix", 64, 0,
                 org.testbed.runfolder.Conditions.PLAIN);
-        org.testbed.runfolder.ResultsCsv.write(run.resolve("results.csv"), List.of(new org.testbed.runfolder.ResultRow(
-                new org.testbed.runfolder.ResultRow.Origin("r1", "2026-01-01T00:00:00Z", "vm-arm", "aarch64", "Neoverse-N1", 4, "21"),
-                key, "async", "testbed-nio", new org.testbed.runfolder.ResultRow.Throughput(10, 100_000, 0, 10_000),
-                new org.testbed.runfolder.ResultRow.Latencies(1, 2, 3, 4, 5),
-                new org.testbed.runfolder.ResultRow.ServerCost(0.03, 0.01, 200, 1, 2))));
+        org.testbed.runfolder.csv.ResultsCsv.write(run.resolve("results.csv"), List.of(new org.testbed.runfolder.csv.ResultRow(
+                new org.testbed.runfolder.csv.ResultRow.Origin("r1", "2026-01-01T00:00:00Z", "vm-arm", "aarch64", "Neoverse-N1", 4, "21"),
+                key, "async", "testbed-nio", new org.testbed.runfolder.csv.ResultRow.Throughput(10, 100_000, 0, 10_000),
+                new org.testbed.runfolder.csv.ResultRow.Latencies(1, 2, 3, 4, 5),
+                new org.testbed.runfolder.csv.ResultRow.ServerCost(0.03, 0.01, 200, 1, 2))));
         StringWriter err = new StringWriter();
         CommandLine cli = Main.commandLine();
         cli.setErr(new PrintWriter(err, true));

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import org.testbed.deploy.ShellQuoting;
+import org.testbed.ssh.ShellQuoting;
 
 /**
  * A second host that exists only on this machine, for tests that need one: a network namespace

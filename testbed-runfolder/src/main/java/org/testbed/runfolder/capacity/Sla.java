@@ -3,7 +3,7 @@ package org.testbed.runfolder.capacity;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 
 /**
  * A service-level objective on one latency percentile, as {@code --sla} takes it: {@code p99<=5ms},

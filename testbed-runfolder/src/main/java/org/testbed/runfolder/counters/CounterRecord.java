@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow.StepKey;
+import org.testbed.runfolder.csv.ResultRow.StepKey;
 import org.testbed.runfolder.csv.Column;
 import org.testbed.runfolder.csv.CsvRow;
 

@@ -2,8 +2,8 @@ package org.testbed.runfolder.csv;
 
 import java.util.List;
 import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow.Latencies;
-import org.testbed.runfolder.ResultRow.StepKey;
+import org.testbed.runfolder.csv.ResultRow.Latencies;
+import org.testbed.runfolder.csv.ResultRow.StepKey;
 import org.testbed.runfolder.figure.Figure;
 
 /**

@@ -3,7 +3,7 @@ package org.testbed.runfolder.csv;
 import java.util.List;
 import java.util.stream.Stream;
 import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow.StepKey;
+import org.testbed.runfolder.csv.ResultRow.StepKey;
 import org.testbed.runfolder.figure.Figure;
 
 /**

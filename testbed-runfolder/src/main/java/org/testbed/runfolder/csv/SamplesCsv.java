@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.testbed.runfolder.ResultRow;
 
 /** {@code samples.csv}: every measurement of every step ({@link SampleRecord}), in the order taken. */
 public final class SamplesCsv {

@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow.StepKey;
+import org.testbed.runfolder.csv.ResultRow.StepKey;
 import org.testbed.runfolder.figure.Figure;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.stats.PrecisionTarget;

@@ -2,7 +2,7 @@ package org.testbed.runfolder.jfr;
 
 import java.util.List;
 import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow.StepKey;
+import org.testbed.runfolder.csv.ResultRow.StepKey;
 import org.testbed.runfolder.csv.Column;
 import org.testbed.runfolder.csv.CsvRow;
 import org.testbed.runfolder.figure.Figure;

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import org.testbed.runfolder.EnvironmentFile;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.OperationsCsv;
 import org.testbed.runfolder.stats.MedianInterval;

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.StepRecord;

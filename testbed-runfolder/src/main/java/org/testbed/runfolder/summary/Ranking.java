@@ -6,7 +6,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.stats.ForkPool;

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.testbed.runfolder.EnvironmentFile;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 

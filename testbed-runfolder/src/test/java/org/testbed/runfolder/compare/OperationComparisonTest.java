@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.Csv;
 import org.testbed.runfolder.Records;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.SyntheticRun;
 import org.testbed.runfolder.SyntheticRun.Operation;
 import org.testbed.runfolder.compare.OperationComparison.OperationChange;

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.testbed.runfolder.Records;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.gate.FailOn;

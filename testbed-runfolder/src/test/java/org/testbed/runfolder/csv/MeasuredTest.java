@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testbed.runfolder.Records;
-import org.testbed.runfolder.ResultRow.StepKey;
+import org.testbed.runfolder.csv.ResultRow.StepKey;
 import org.testbed.runfolder.figure.Figure;
 
 /** A probe's figures get their columns from their declaration, and read back as written. */

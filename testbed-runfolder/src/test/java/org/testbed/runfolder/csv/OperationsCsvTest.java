@@ -10,8 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.Csv;
 import org.testbed.runfolder.Records;
-import org.testbed.runfolder.ResultRow.Latencies;
-import org.testbed.runfolder.ResultRow.StepKey;
+import org.testbed.runfolder.csv.ResultRow.Latencies;
+import org.testbed.runfolder.csv.ResultRow.StepKey;
 
 class OperationsCsvTest {
 

@@ -3,8 +3,6 @@ package org.testbed.runfolder.csv;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.Csv;
 import org.testbed.runfolder.Records;
-import org.testbed.runfolder.ResultRow;
-import org.testbed.runfolder.ResultsCsv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testbed.runfolder.Records;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 
 /** jfr.csv written and read back, and a step's samples folded into its median. */
 class JfrCsvTest {

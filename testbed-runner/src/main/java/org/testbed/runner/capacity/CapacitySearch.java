@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.capacity.Sla;
 import org.testbed.runfolder.price.Pricing;

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.testbed.deploy.RemoteResult;
+import org.testbed.ssh.RemoteResult;
 
 /**
  * A recording of a server on the server's machine: that machine's JDK's {@code jcmd} starts it and

@@ -16,19 +16,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import org.testbed.deploy.DeployException;
-import org.testbed.deploy.Deployer;
-import org.testbed.deploy.Deployment;
-import org.testbed.deploy.RemoteResult;
-import org.testbed.deploy.RemoteSettings;
-import org.testbed.deploy.SshTarget;
 import org.testbed.runfolder.environment.EmulationSection;
 import org.testbed.runfolder.environment.JdkSection;
 import org.testbed.runfolder.environment.MachineSection;
 import org.testbed.runfolder.environment.NetworkPathSection;
 import org.testbed.runfolder.environment.RoundTrips;
+import org.testbed.runner.deploy.Deployer;
+import org.testbed.runner.deploy.Deployment;
+import org.testbed.runner.deploy.RemoteSettings;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.env.JdkInfo;
+import org.testbed.ssh.ConnectionLostException;
+import org.testbed.ssh.RemoteResult;
+import org.testbed.ssh.SshException;
+import org.testbed.ssh.SshTarget;
 import org.testbed.variant.Variant;
 
 /**
@@ -84,7 +85,7 @@ public final class RemoteHost implements AutoCloseable {
                 machine = ServerMachine.connect(target, port, directories);
             } catch (ServerMachine.PortTakenException e) {
                 if (attempt == MEMCACHED_PORT_ATTEMPTS) {
-                    throw new DeployException(e.getMessage());
+                    throw new SshException(e.getMessage());
                 }
             }
         }
@@ -137,7 +138,7 @@ public final class RemoteHost implements AutoCloseable {
     /**
      * Deploys {@code variant} there, waits for its health, times the network path to it, and
      * returns it running. A variant that does not start is an {@link IOException} naming the log,
-     * into which the end of its remote log is copied; a lost machine is a {@link ServerLostException}.
+     * into which the end of its remote log is copied; a lost machine is a {@link ConnectionLostException}.
      *
      * @param jvmArgs the JVM's options (TESTBED_JAVA_OPTS there)
      * @param serverFlags the server's flags ({@code --threads}, the conditions)
@@ -158,7 +159,7 @@ public final class RemoteHost implements AutoCloseable {
             deployer = new Deployer(machine.target(), settings.directoryOf(variant.name()), progress);
             try {
                 targetSays = deployer.deploy(deployment, "./testbed deploy " + variant.name() + " --host " + destination());
-            } catch (DeployException e) {
+            } catch (SshException e) {
                 throw failedStart(variant, deployer, log, e);
             }
         }
@@ -194,11 +195,11 @@ public final class RemoteHost implements AutoCloseable {
     }
 
     /** A deploy that failed: the machine lost, or the variant did not start (the end of its remote log copied into {@code log}). */
-    private IOException failedStart(Variant variant, Deployer deployer, Path log, DeployException e) {
+    private IOException failedStart(Variant variant, Deployer deployer, Path log, SshException e) {
         // The launcher's hints name deploy's option; run's is --server-java.
         String why = e.getMessage().replace("--java", "--server-java");
         if (!reachable()) {
-            throw new ServerLostException("lost the connection to " + destination() + " while deploying " + variant.name()
+            throw new ConnectionLostException("lost the connection to " + destination() + " while deploying " + variant.name()
                     + ": " + why);
         }
         copyRemoteLog(deployer, log);
@@ -264,7 +265,7 @@ public final class RemoteHost implements AutoCloseable {
         try {
             machine.target().checkConnection();
             return true;
-        } catch (DeployException e) {
+        } catch (SshException e) {
             return false;
         }
     }

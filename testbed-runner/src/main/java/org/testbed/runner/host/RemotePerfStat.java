@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.testbed.deploy.RemoteResult;
 import org.testbed.runfolder.counters.CounterReading;
 import org.testbed.runfolder.counters.PerfEvent;
+import org.testbed.ssh.RemoteResult;
 
 /**
  * {@code perf stat} on the server's machine, attached to the server there for one step's window,

@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
-import org.testbed.deploy.RemoteResult;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.ssh.RemoteResult;
 
 /**
  * A server on the server's machine, profiled there: async-profiler's library for that machine's

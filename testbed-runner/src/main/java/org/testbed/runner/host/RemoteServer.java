@@ -8,20 +8,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.testbed.deploy.Deployer;
-import org.testbed.deploy.RemoteResult;
+import org.testbed.driver.proc.ProcStat;
 import org.testbed.runfolder.counters.CounterReading;
+import org.testbed.runner.deploy.Deployer;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.proc.CgroupCpu;
+import org.testbed.runner.proc.CompilerThreads;
 import org.testbed.runner.proc.CpuTimes;
 import org.testbed.runner.proc.GcCounters;
-import org.testbed.runner.proc.CompilerThreads;
-import org.testbed.driver.proc.ProcStat;
 import org.testbed.runner.proc.ProcStatus;
 import org.testbed.runner.proc.SaturationReading;
 import org.testbed.runner.proc.TcpCounters;
 import org.testbed.runner.proc.ThreadSchedules;
+import org.testbed.ssh.RemoteResult;
 
 /**
  * A variant deployed on the server's machine ({@link RemoteHost#start}), read there with the

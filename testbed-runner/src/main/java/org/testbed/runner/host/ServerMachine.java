@@ -1,44 +1,28 @@
 package org.testbed.runner.host;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.testbed.deploy.DeployException;
-import org.testbed.deploy.RemoteResult;
-import org.testbed.deploy.SshTarget;
+import org.testbed.ssh.RemoteResult;
+import org.testbed.ssh.SharedConnection;
+import org.testbed.ssh.SshException;
+import org.testbed.ssh.SshTarget;
 
 /**
  * The server's machine during a run, over one ssh connection that every command shares
- * (OpenSSH's ControlMaster: a snapshot costs a round trip, not a handshake).
+ * ({@link SharedConnection}: a snapshot costs a round trip, not a handshake).
  *
- * <p>That connection is a <em>lifeline</em>: its remote side is a small shell that starts the
- * run's memcached as its own child (with a local run's flags: 1024 MB, 4096 connections, 2
- * threads) and, when its input ends (the runner closed it, or the
- * connection was lost: the runner died, the network or sshd went away), stops every variant the
- * run deployed and its memcached, and removes those of its directories marked {@link #REMOVE_AT_END}
- * (a load machine's copy of JMeter). So a run that ends in any way leaves no process on the server's
- * machine, even when the runner can no longer reach it to stop them itself.
+ * <p>That connection's lifeline is a small shell that starts the run's memcached as its own child
+ * (with a local run's flags: 1024 MB, 4096 connections, 2 threads) and, when its input ends (the
+ * runner closed it, or the connection was lost: the runner died, the network or sshd went away),
+ * stops every variant the run deployed and its memcached. So a run that ends in any way leaves no
+ * process on the server's machine, even when the runner can no longer reach it to stop them itself.
  */
 public final class ServerMachine implements AutoCloseable {
     /** One short command (a snapshot, a stop): a hung connection must not hang the run. */
-    static final Duration SHORT = Duration.ofSeconds(30);
-    /** A file that marks a directory of the run's as the run's alone: the lifeline's end removes it whole. */
-    static final String REMOVE_AT_END = "testbed-remove-at-end";
+    static final Duration SHORT = SharedConnection.SHORT;
     /** What the lifeline says when its memcached could not listen on the port it was given. */
     private static final String PORT_TAKEN = "port taken?";
-    /** ssh's own failures (no connection, lost connection) exit with 255; remote commands do not. */
-    private static final int SSH_FAILED = 255;
 
     /**
      * The remote side of the lifeline. Arguments: the memcached port (0: none) then the deploy
@@ -49,7 +33,6 @@ public final class ServerMachine implements AutoCloseable {
             "port=\"$1\"; shift; mc=",
             "cleanup() {",
             "  for d in \"$@\"; do [ -x \"$d/testbed-launch\" ] && \"$d/testbed-launch\" stop >/dev/null 2>&1; done",
-            "  for d in \"$@\"; do [ -f \"$d/" + REMOVE_AT_END + "\" ] && rm -rf \"$d\"; done",
             "  [ -n \"$mc\" ] && kill \"$mc\" 2>/dev/null && wait \"$mc\" 2>/dev/null; mc=",
             "}",
             "trap 'cleanup \"$@\"; exit 0' EXIT HUP TERM INT PIPE",
@@ -60,21 +43,20 @@ public final class ServerMachine implements AutoCloseable {
             "  mc=$!",
             "  sleep 0.5",
             "  kill -0 \"$mc\" 2>/dev/null || { mc=; echo \"lifeline: memcached did not start on 127.0.0.1:$port"
-                    + " of $(hostname) (port taken?)\"; exit 3; }",
+                    + " of $(hostname) (" + PORT_TAKEN + ")\"; exit 3; }",
             "fi",
-            "echo \"lifeline: ready $(id -un) $mc\"",
+            "echo \"" + SharedConnection.READY + " $(id -un) $mc\"",
             "cat >/dev/null",
             "");
 
-    private final SshTarget target;
-    private final Path controlDirectory;
-    private Process lifeline;
-    private String user = "";
-    private long memcachedPid = -1;
+    private final SharedConnection connection;
+    private final String user;
+    private final long memcachedPid;
 
-    private ServerMachine(SshTarget target, Path controlDirectory) {
-        this.target = target;
-        this.controlDirectory = controlDirectory;
+    private ServerMachine(SharedConnection connection, String user, long memcachedPid) {
+        this.connection = connection;
+        this.user = user;
+        this.memcachedPid = memcachedPid;
     }
 
     /**
@@ -84,72 +66,22 @@ public final class ServerMachine implements AutoCloseable {
      * @param deployDirectories the directories the run deploys variants into, stopped when the lifeline ends
      */
     public static ServerMachine connect(SshTarget target, int memcachedPort, List<String> deployDirectories) {
-        Path control;
+        List<String> arguments = new ArrayList<>(List.of(Integer.toString(memcachedPort)));
+        arguments.addAll(deployDirectories);
+        SharedConnection connection;
         try {
-            // Short: a unix socket's path has about 100 characters at most.
-            control = Files.createTempDirectory(Path.of("/tmp"), "tb-ssh");
-            // A runner stopped from outside never reaches close(): ssh removes its socket, the JVM the directory.
-            control.toFile().deleteOnExit();
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not create a directory for the ssh connection: " + e.getMessage(), e);
+            connection = SharedConnection.open(target, LIFELINE, arguments);
+        } catch (SshException e) {
+            throw e.getMessage().contains(PORT_TAKEN) ? new PortTakenException(e.getMessage()) : e;
         }
-        SshTarget shared = target.withOptions(List.of("ControlPath=" + control.resolve("%C")));
-        ServerMachine machine = new ServerMachine(shared, control);
-        try {
-            shared.checkConnection();
-            machine.openLifeline(memcachedPort, deployDirectories);
-            return machine;
-        } catch (RuntimeException e) {
-            machine.close();
-            throw e;
-        }
-    }
-
-    private void openLifeline(int memcachedPort, List<String> deployDirectories) {
-        List<String> words = new ArrayList<>(List.of("bash", "-c", LIFELINE, "lifeline", Integer.toString(memcachedPort)));
-        words.addAll(deployDirectories);
-        List<String> command = target.withOptions(List.of("ControlMaster=yes")).sessionCommand(words.toArray(String[]::new));
-        try {
-            lifeline = new ProcessBuilder(command).redirectErrorStream(true).start();
-        } catch (IOException e) {
-            throw new DeployException("could not run ssh: " + e.getMessage());
-        }
-        CompletableFuture<String> ready = new CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(lifeline.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    ready.complete(line);
-                }
-            } catch (IOException e) {
-                // the connection ended: nothing more to read
-            }
-            ready.complete(null);
-        }, "ssh-lifeline");
-        reader.setDaemon(true);
-        reader.start();
-        String line;
-        try {
-            line = ready.get(SHORT.toSeconds(), TimeUnit.SECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            line = null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            line = null;
-        }
-        if (line == null || !line.startsWith("lifeline: ready")) {
-            String said = line == null ? "no answer within " + SHORT.toSeconds() + " s" : line.replace("lifeline: ", "");
-            String message = "could not open the run's session on " + target.destination() + ": " + said;
-            throw line != null && line.contains(PORT_TAKEN) ? new PortTakenException(message) : new DeployException(message);
-        }
-        String[] fields = line.substring("lifeline: ready".length()).strip().split("\\s+");
-        user = fields.length > 0 ? fields[0] : "";
-        memcachedPid = fields.length > 1 ? Long.parseLong(fields[1]) : -1;
+        List<String> ready = connection.ready(); // the login, and the pid of the run's memcached if it started one
+        return new ServerMachine(connection, ready.isEmpty() ? "" : ready.get(0),
+                ready.size() > 1 ? Long.parseLong(ready.get(1)) : -1);
     }
 
     /** The connection every command of the run goes through. */
     public SshTarget target() {
-        return target;
+        return connection.target();
     }
 
     /** The login on the server's machine (whose hsperfdata directory the server's JVM writes). */
@@ -163,39 +95,17 @@ public final class ServerMachine implements AutoCloseable {
     }
 
     public String destination() {
-        return target.destination();
+        return connection.destination();
     }
 
-    /**
-     * Runs a command there. A failure of ssh itself (exit 255, or no answer in time) means the
-     * machine is lost: a {@link ServerLostException}; a failing remote command is the caller's to judge.
-     */
+    /** Runs a command there; a lost machine is a {@link org.testbed.ssh.ConnectionLostException} ({@link SharedConnection#run}). */
     public RemoteResult run(Duration limit, String... words) {
-        RemoteResult result = target.run(limit, words);
-        if (result.timedOut() || result.exitCode() == SSH_FAILED) {
-            throw lost(result);
-        }
-        return result;
+        return connection.run(limit, words);
     }
 
     /** Runs a bash script there, with arguments; failures as {@link #run}. */
     public RemoteResult script(String script, String... arguments) {
-        List<String> words = new ArrayList<>(List.of("bash", "-c", script, "testbed"));
-        words.addAll(List.of(arguments));
-        return run(SHORT, words.toArray(String[]::new));
-    }
-
-    /** The loss, in the words of a fresh connection attempt when there are any (refused, unreachable...). */
-    ServerLostException lost(RemoteResult result) {
-        String said = result.timedOut() ? "no answer within " + SHORT.toSeconds() + " s"
-                : result.stderr().strip().replaceAll("\\s*\\R\\s*", "; ");
-        try {
-            target.checkConnection();
-        } catch (DeployException e) {
-            said = e.getMessage();
-        }
-        return new ServerLostException("lost the connection to " + target.destination() + " (" + (said.isEmpty()
-                ? "ssh failed" : said) + ")");
+        return connection.script(script, arguments);
     }
 
     /**
@@ -204,28 +114,7 @@ public final class ServerMachine implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (lifeline != null) {
-            try {
-                lifeline.getOutputStream().close();
-                if (!lifeline.waitFor(40, TimeUnit.SECONDS)) {
-                    lifeline.destroy();
-                    lifeline.waitFor(5, TimeUnit.SECONDS);
-                }
-            } catch (IOException e) {
-                lifeline.destroy();
-            } catch (InterruptedException e) {
-                lifeline.destroy();
-                Thread.currentThread().interrupt();
-            }
-        }
-        try (var files = Files.list(controlDirectory)) {
-            for (Path file : files.toList()) {
-                Files.deleteIfExists(file);
-            }
-            Files.deleteIfExists(controlDirectory);
-        } catch (IOException e) {
-            // a stale socket in a temporary directory is harmless
-        }
+        connection.close();
     }
 
     /** The run's memcached there could not listen on the port it was given: try another. */

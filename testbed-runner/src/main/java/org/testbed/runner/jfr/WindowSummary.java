@@ -14,7 +14,7 @@ import jdk.jfr.EventType;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.jfr.JfrRecord;
 import org.testbed.runfolder.jfr.JfrRecord.Events;
 

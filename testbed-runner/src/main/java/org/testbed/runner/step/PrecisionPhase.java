@@ -21,7 +21,7 @@ import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.stats.ForkAllocation;
 import org.testbed.runfolder.stats.Modes;

@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 import org.testbed.driver.SecondListener;
 import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.capacity.CapacityRecord;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.Saturation;
 import org.testbed.runfolder.csv.StepRecord;

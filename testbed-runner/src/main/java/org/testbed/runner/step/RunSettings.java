@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.testbed.driver.Level;
+import org.testbed.jmeter.JMeterPlan;
+import org.testbed.jmeter.distributed.LoadHosts;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.price.PriceList;
 import org.testbed.runfolder.stats.PrecisionTarget;
 import org.testbed.runner.capacity.CapacityPlan;
-import org.testbed.jmeter.JMeterPlan;
-import org.testbed.runner.host.LoadHosts;
 import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.variant.Variant;
 

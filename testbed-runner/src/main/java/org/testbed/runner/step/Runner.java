@@ -1,6 +1,5 @@
 package org.testbed.runner.step;
 
-import org.testbed.runfolder.EnvironmentFile;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -11,22 +10,23 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
+import org.testbed.jmeter.JMeterHome;
+import org.testbed.jmeter.distributed.LoadHosts;
 import org.testbed.memcached.MemcachedProcess;
-import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.EnvironmentFile;
+import org.testbed.runfolder.csv.ResultRow;
+import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.environment.EnvironmentRecord;
 import org.testbed.runfolder.price.Pricing;
-import org.testbed.runner.env.Environment;
-import org.testbed.runner.flame.Flamegraphs;
-import org.testbed.jmeter.JMeterHome;
-import org.testbed.runner.host.LoadHosts;
-import org.testbed.runner.host.RemoteHost;
-import org.testbed.runner.host.ServerLostException;
 import org.testbed.runfolder.report.ReportWriter;
 import org.testbed.runfolder.summary.RunSummary;
+import org.testbed.runner.env.Environment;
+import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.host.RemoteHost;
+import org.testbed.ssh.ConnectionLostException;
 import org.testbed.variant.Variant;
 
 /**
@@ -155,7 +155,7 @@ public final class Runner {
                     planned = outcome.plannedMillis();
                 } catch (ConditionRefusedException e) {
                     throw e; // --tls or --gzip that a variant cannot honour: the run stops
-                } catch (ServerLostException e) {
+                } catch (ConnectionLostException e) {
                     // The server's machine is gone: every later step would fail the same way. The steps
                     // done are kept; the report and environment.json are still written.
                     problems.add(e.getMessage());
@@ -197,7 +197,7 @@ public final class Runner {
                     return runSession.run(session, entry, c, fork);
                 });
             }
-        } catch (ServerLostException e) {
+        } catch (ConnectionLostException e) {
             // A load host lost while connecting: nothing was measured; the report and environment.json are still written.
             problems.add(e.getMessage());
             progress.info("!! " + e.getMessage() + "; the run stops here");

@@ -1,7 +1,7 @@
 package org.testbed.runner.step;
 
 import java.util.List;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.counters.CounterRecord;
 import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.SampleRecord;

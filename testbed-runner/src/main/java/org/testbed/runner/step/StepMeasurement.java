@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.counters.CounterReading;
 import org.testbed.runfolder.counters.CounterRecord;
 import org.testbed.runfolder.csv.Measured;

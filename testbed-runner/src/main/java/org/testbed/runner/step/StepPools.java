@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.stats.ForkPool;
 
 /**

@@ -10,25 +10,25 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.function.IntFunction;
-import org.testbed.runner.capacity.CapacityPlan;
-import org.testbed.runfolder.capacity.CapacityRecord;
-import org.testbed.runner.capacity.CapacitySearch;
-import org.testbed.runfolder.ResultRow;
-import org.testbed.runfolder.Conditions;
-import org.testbed.runner.env.JdkInfo;
-import org.testbed.runner.flame.Flamegraphs;
-import org.testbed.runner.host.LocalServer;
-import org.testbed.runner.host.LoadHosts;
-import org.testbed.runner.host.RemoteHost;
-import org.testbed.runner.host.RunningServer;
-import org.testbed.runner.host.ServerLostException;
 import org.testbed.driver.Level;
 import org.testbed.driver.LoadResult;
 import org.testbed.driver.NioHttpDriver;
 import org.testbed.driver.Scenarios;
 import org.testbed.driver.Target;
+import org.testbed.jmeter.distributed.LoadHosts;
+import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.csv.ResultRow;
+import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.stats.SteadyState;
+import org.testbed.runner.capacity.CapacityPlan;
+import org.testbed.runner.capacity.CapacitySearch;
+import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.host.LocalServer;
+import org.testbed.runner.host.RemoteHost;
+import org.testbed.runner.host.RunningServer;
 import org.testbed.scenario.Workload;
+import org.testbed.ssh.ConnectionLostException;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantProcess;
 
@@ -133,7 +133,7 @@ final class VariantSession {
                         recorder.record(sample);
                         progress.step(sample);
                         return sample;
-                    } catch (ServerLostException e) {
+                    } catch (ConnectionLostException e) {
                         throw e.during(step);
                     } catch (IOException e) {
                         String problem = variant.name() + " " + name + " " + level.label() + ": " + e.getMessage();
@@ -164,7 +164,7 @@ final class VariantSession {
     private static boolean alive(RunningServer server, String step) {
         try {
             return server.isAlive();
-        } catch (ServerLostException e) {
+        } catch (ConnectionLostException e) {
             throw e.during(step);
         }
     }

@@ -15,7 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testbed.runfolder.Conditions;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 
 class CountersTest {
     private static final ResultRow.StepKey STEP = new ResultRow.StepKey("vertx", "mix", 64, 0, Conditions.PLAIN);

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import org.testbed.runfolder.Conditions;
 import org.junit.jupiter.api.Test;
-import org.testbed.runfolder.ResultRow;
+import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.stats.PrecisionTarget;

@@ -1,4 +1,4 @@
-package org.testbed.deploy;
+package org.testbed.runner.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.testbed.deploy;
+package org.testbed.ssh;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -107,7 +107,7 @@ public final class SshTarget {
     public static void requireClient() {
         for (String tool : List.of("ssh", "scp")) {
             if (!onPath(tool)) {
-                throw new DeployException("no ssh client here (" + tool + " is not on the PATH). Install it:"
+                throw new SshException("no ssh client here (" + tool + " is not on the PATH). Install it:"
                         + " sudo apt-get install openssh-client (Debian/Ubuntu), sudo dnf install openssh-clients (Fedora)");
             }
         }
@@ -118,10 +118,10 @@ public final class SshTarget {
         requireClient();
         RemoteResult result = execute(ssh(false, List.of("true")), CONNECT_CHECK_LIMIT, null);
         if (result.timedOut()) {
-            throw new DeployException(SshFailure.TIMEOUT.message(this, ""));
+            throw new SshException(SshFailure.TIMEOUT.message(this, ""));
         }
         if (!result.ok()) {
-            throw new DeployException(SshFailure.classify(result.stderr()).message(this, result.stderr()));
+            throw new SshException(SshFailure.classify(result.stderr()).message(this, result.stderr()));
         }
     }
 
@@ -195,7 +195,7 @@ public final class SshTarget {
         try {
             process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.PIPE).start();
         } catch (IOException e) {
-            throw new DeployException("could not run " + command.get(0) + ": " + e.getMessage());
+            throw new SshException("could not run " + command.get(0) + ": " + e.getMessage());
         }
         try {
             process.getOutputStream().close();
@@ -216,11 +216,11 @@ public final class SshTarget {
                 }
             }
         } catch (IOException e) {
-            throw new DeployException("could not talk to " + command.get(0) + ": " + e.getMessage());
+            throw new SshException("could not talk to " + command.get(0) + ": " + e.getMessage());
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
-            throw new DeployException("interrupted while running " + command.get(0));
+            throw new SshException("interrupted while running " + command.get(0));
         }
     }
 

@@ -1,4 +1,4 @@
-package org.testbed.deploy;
+package org.testbed.runner.deploy;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.testbed.config.TestbedConfig;
 import org.testbed.config.TestbedConfig.Setting;
+import org.testbed.ssh.ShellQuoting;
 
 /**
  * The settings a deployed variant runs with, written to {@code testbed.env} on the target and

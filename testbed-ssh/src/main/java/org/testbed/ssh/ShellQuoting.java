@@ -1,4 +1,4 @@
-package org.testbed.deploy;
+package org.testbed.ssh;
 
 import java.util.List;
 import java.util.regex.Pattern;

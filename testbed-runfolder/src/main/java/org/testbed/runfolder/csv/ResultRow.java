@@ -1,9 +1,8 @@
-package org.testbed.runfolder;
+package org.testbed.runfolder.csv;
 
 import java.util.List;
 import java.util.Locale;
-import org.testbed.runfolder.csv.Column;
-import org.testbed.runfolder.csv.CsvRow;
+import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.figure.Figure;
 
 /**

@@ -1,4 +1,4 @@
-package org.testbed.deploy;
+package org.testbed.ssh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.testbed.runner.host;
+package org.testbed.jmeter.distributed;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,22 +12,24 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import org.testbed.deploy.DeployException;
-import org.testbed.deploy.RemoteResult;
-import org.testbed.deploy.SshTarget;
 import org.testbed.driver.proc.ProcStat;
 import org.testbed.jmeter.JMeterDriver;
 import org.testbed.jmeter.JMeterHome;
 import org.testbed.jmeter.LoadEngines;
-import org.testbed.runner.env.Environment;
+import org.testbed.ssh.ConnectionLostException;
+import org.testbed.ssh.RemoteResult;
+import org.testbed.ssh.SharedConnection;
+import org.testbed.ssh.SshException;
+import org.testbed.ssh.SshTarget;
 
 /**
- * The load machines of {@code run --driver jmeter --load-hosts}: JMeter's distributed mode on the
- * run's own ssh code. Each machine gets one ssh connection for the run ({@link ServerMachine}, whose
+ * The load machines of {@code run --driver jmeter --load-hosts}: JMeter's distributed mode over
+ * testbed-ssh. Each machine gets one ssh connection for the run ({@link SharedConnection}, whose
  * lifeline removes the run's folder there however the run ends) and a copy of the JMeter home this
  * repository's build lays out from Maven artifacts; for each step a {@code jmeter-server} of its own
  * there, started in an ssh session that kills it when the session ends (closed by the runner, or
@@ -37,7 +39,7 @@ import org.testbed.runner.env.Environment;
  * engine's registry on {@code --load-rmi-port} and its engine object on the next port; the
  * controller's callback for the samples on {@code --load-rmi-port + 2} here, at the address the
  * machines reach this one by ({@code --local-address}, by default the source address of the route
- * to the first of them). RMI runs without TLS ({@code server.rmi.ssl.disable}): the machines are the
+ * to the first of them, found by the caller). RMI runs without TLS ({@code server.rmi.ssl.disable}): the machines are the
  * run's own, on the network the load crosses anyway.
  */
 public final class LoadHosts implements LoadEngines, AutoCloseable {
@@ -47,6 +49,17 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
     private static final Duration START = Duration.ofSeconds(60);
     /** The JMeter home's copy there, under each machine's run folder. */
     private static final String HOME = "jmeter";
+    /** A file that marks a directory as the run's alone: the lifeline's end removes it whole. */
+    static final String REMOVE_AT_END = "testbed-remove-at-end";
+    /**
+     * The remote side of each machine's lifeline. Arguments: the run's folders there; those marked
+     * {@link #REMOVE_AT_END} are removed when the lifeline's input ends.
+     */
+    static final String LIFELINE = String.join("\n",
+            "trap 'for d in \"$@\"; do [ -f \"$d/" + REMOVE_AT_END + "\" ] && rm -rf \"$d\"; done; exit 0' EXIT HUP TERM INT PIPE",
+            "echo \"" + SharedConnection.READY + "\"",
+            "cat >/dev/null",
+            "");
     /**
      * The remote side of a step's engine session: starts the engine (its output into the session),
      * says its pid, and kills it when the session's input ends, whatever ended it.
@@ -64,12 +77,16 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
      * @param destinations the machines, {@code USER@HOST} each
      * @param directory the run's folder there (relative to the login's home unless absolute): each machine's is
      *                  {@code DIRECTORY/<run id>-<N>}, removed at the end
-     * @param localAddress this machine's address as the load machines reach it, or null to find it
+     * @param localAddress this machine's address as the load machines reach it (the caller's to find: it is
+     *                     the run's, where its variants listen for the load machines too)
      * @param rmiPort the first of the fixed RMI ports (see the class comment)
      * @param java the java launcher there
      */
     public record Settings(List<String> destinations, int sshPort, Path identity, List<String> sshOptions, String directory,
                            String localAddress, int rmiPort, String java) {
+        public Settings {
+            Objects.requireNonNull(localAddress, "localAddress");
+        }
     }
 
     private final List<Machine> machines;
@@ -78,7 +95,7 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
     private final String java;
     private int steps;
 
-    private record Machine(String destination, String address, ServerMachine ssh, String directory, int cpus, long clockTicks) {
+    private record Machine(String destination, String address, SharedConnection ssh, String directory, int cpus, long clockTicks) {
     }
 
     private LoadHosts(List<Machine> machines, String localAddress, int rmiPort, String java) {
@@ -108,14 +125,14 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
                 String directory = settings.directory() + "/" + runId + "-" + (i + 1);
                 progress.accept("load host " + (i + 1) + ": connecting to " + destination + ", copying JMeter to " + directory
                         + "...");
-                ServerMachine ssh = ServerMachine.connect(target, 0, List.of(directory));
+                SharedConnection ssh = SharedConnection.open(target, LIFELINE, List.of(directory));
                 Machine machine;
                 try {
-                    RemoteResult facts = ssh.script("mkdir -p \"$1\" && touch \"$1/" + ServerMachine.REMOVE_AT_END
+                    RemoteResult facts = ssh.script("mkdir -p \"$1\" && touch \"$1/" + REMOVE_AT_END
                             + "\" && nproc && getconf CLK_TCK", directory);
                     String[] lines = facts.stdout().strip().split("\\s+");
                     if (facts.exitCode() != 0 || lines.length < 2) {
-                        throw new DeployException("could not create " + directory + " on " + destination + ": "
+                        throw new SshException("could not create " + directory + " on " + destination + ": "
                                 + facts.output().strip());
                     }
                     machine = new Machine(destination, address(target.host()), ssh, directory, Integer.parseInt(lines[0]),
@@ -127,8 +144,7 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
                 }
                 copyAndUnpack(machine, archive, directory + "/" + HOME);
             }
-            String local = settings.localAddress() != null ? settings.localAddress() : sourceAddressTowards(machines.get(0).address());
-            hosts = new LoadHosts(machines, local, settings.rmiPort(), settings.java());
+            hosts = new LoadHosts(machines, settings.localAddress(), settings.rmiPort(), settings.java());
             return hosts;
         } finally {
             Files.deleteIfExists(archive); // 70 MB of jars, copied: not the run folder's
@@ -176,7 +192,7 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
                 engines.add(Engine.start(m, dir, words));
             }
             return new Running(engines);
-        } catch (ServerLostException e) {
+        } catch (ConnectionLostException e) {
             engines.forEach(Engine::stop);
             throw asLoadHost(e);
         } catch (IOException | RuntimeException e) {
@@ -272,7 +288,7 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
         }
 
         private ProcStat stat() throws IOException {
-            RemoteResult stat = machine.ssh().run(ServerMachine.SHORT, "cat", "/proc/" + pid + "/stat");
+            RemoteResult stat = machine.ssh().run(SharedConnection.SHORT, "cat", "/proc/" + pid + "/stat");
             if (stat.exitCode() != 0) {
                 throw new IOException("the JMeter engine on " + machine.destination() + " (pid " + pid + ") is gone: "
                         + stat.stderr().strip());
@@ -284,8 +300,8 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
         private RuntimeException failure(String what) {
             try {
                 machine.ssh().target().checkConnection();
-            } catch (DeployException e) {
-                return new ServerLostException("lost the connection to load host " + machine.destination() + " ("
+            } catch (SshException e) {
+                return new ConnectionLostException("lost the connection to load host " + machine.destination() + " ("
                         + e.getMessage() + ")");
             }
             synchronized (tail) {
@@ -302,7 +318,7 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
                 if (!session.waitFor(15, TimeUnit.SECONDS)) {
                     session.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
                 }
-                machine.ssh().run(ServerMachine.SHORT, "rm", "-rf", directory);
+                machine.ssh().run(SharedConnection.SHORT, "rm", "-rf", directory);
             } catch (IOException | RuntimeException e) {
                 // the machine is gone: its lifeline removes the run's folder when the run's session ends
             } catch (InterruptedException e) {
@@ -354,7 +370,7 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
                     cpu.add(new EngineCpu(e.machine.destination(), e.cpuMs(), e.machine.cpus(),
                             (System.nanoTime() - e.beforeNanos) / 1e9));
                 }
-            } catch (ServerLostException e) {
+            } catch (ConnectionLostException e) {
                 throw asLoadHost(e);
             }
             return cpu;
@@ -366,10 +382,10 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
         }
     }
 
-    /** A machine's loss as {@link ServerMachine} words it, said of a load host. */
-    private static ServerLostException asLoadHost(ServerLostException e) {
+    /** A machine's loss as {@link SharedConnection} words it, said of a load host. */
+    private static ConnectionLostException asLoadHost(ConnectionLostException e) {
         return e.getMessage().contains("load host ") ? e
-                : new ServerLostException(e.getMessage().replaceFirst("lost the connection to ", "lost the connection to load host "));
+                : new ConnectionLostException(e.getMessage().replaceFirst("lost the connection to ", "lost the connection to load host "));
     }
 
     private static void copyAndUnpack(Machine m, Path archive, String directory) {
@@ -384,15 +400,15 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
             // scp exits with 255 for its own failures too (no SFTP server there): a host that still answers is not lost.
             try {
                 m.ssh().target().checkConnection();
-            } catch (DeployException e) {
-                throw new ServerLostException("lost the connection to load host " + m.destination() + " (could not " + what
+            } catch (SshException e) {
+                throw new ConnectionLostException("lost the connection to load host " + m.destination() + " (could not " + what
                         + ": " + e.getMessage() + ")");
             }
-            throw new DeployException("could not " + what + " on " + m.destination() + ": "
+            throw new SshException("could not " + what + " on " + m.destination() + ": "
                     + (result.timedOut() ? "no answer within " + START.toSeconds() + " s" : result.stderr().strip()));
         }
         if (result.exitCode() != 0) {
-            throw new DeployException("could not " + what + " on " + m.destination() + ": " + result.output().strip());
+            throw new SshException("could not " + what + " on " + m.destination() + ": " + result.output().strip());
         }
     }
 
@@ -410,20 +426,8 @@ public final class LoadHosts implements LoadEngines, AutoCloseable {
         try {
             return InetAddress.getByName(host).getHostAddress();
         } catch (IOException e) {
-            throw new DeployException("load host " + host + " has no address here: " + e.getMessage());
+            throw new SshException("load host " + host + " has no address here: " + e.getMessage());
         }
-    }
-
-    /** The source address of this machine's route to {@code address} ({@code ip route get}). */
-    public static String sourceAddressTowards(String address) {
-        String[] words = Environment.command("ip", "route", "get", address).strip().split("\\s+");
-        for (int i = 0; i + 1 < words.length; i++) {
-            if (words[i].equals("src")) {
-                return words[i + 1];
-            }
-        }
-        throw new IllegalArgumentException("no route from here to load host " + address + " names this machine's address:"
-                + " give it with --local-address");
     }
 
     private static String hostPort(String address, int port) {

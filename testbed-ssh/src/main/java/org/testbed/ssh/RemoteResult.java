@@ -1,4 +1,4 @@
-package org.testbed.deploy;
+package org.testbed.ssh;
 
 /**
  * What one {@code ssh} or {@code scp} call gave: its exit code (that of the remote command for

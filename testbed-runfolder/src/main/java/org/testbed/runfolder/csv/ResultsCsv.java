@@ -1,9 +1,8 @@
-package org.testbed.runfolder;
+package org.testbed.runfolder.csv;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import org.testbed.runfolder.csv.CsvTable;
 
 /**
  * {@code results.csv}: docs/DESIGN.md's columns ({@link ResultRow#COLUMNS}), exactly and in order,

@@ -1,4 +1,4 @@
-package org.testbed.deploy;
+package org.testbed.runner.deploy;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,6 +18,8 @@ import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.testbed.ssh.RemoteResult;
+import org.testbed.ssh.SshTarget;
 import org.testbed.variant.Variant;
 
 /**

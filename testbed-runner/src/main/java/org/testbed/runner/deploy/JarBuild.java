@@ -1,4 +1,4 @@
-package org.testbed.deploy;
+package org.testbed.runner.deploy;
 
 import java.nio.file.Path;
 import org.testbed.variant.Variant;
