@@ -326,6 +326,11 @@ class ReportWriterTest {
         Path page = CompareWriter.html(a, b, CompareWriter.load(a, b), dir.resolve("compare.html"));
         String dom = rendered(Chromium.dumpDom(page));
         assertThat(dom).contains("data-render=\"ok\"").contains("Changed beyond noise");
+        // The answer first: the page's first heading is what changed, before the method and the status line.
+        int answer = dom.indexOf("<h2>Changed beyond noise</h2>");
+        assertThat(answer).isPositive().isLessThan(dom.indexOf("Steps are matched by variant"))
+                .isLessThan(dom.indexOf("Rendered "));
+        assertThat(dom.substring(dom.indexOf("<main"), answer)).doesNotContain("<p");
         // The list of changes comes before the charts and the table, each change in its verdict's colour.
         assertThat(dom.indexOf("<ul class=\"changes\">")).isLessThan(dom.indexOf("<svg")).isPositive();
         assertThat(dom).containsPattern("<li class=\"worse\">vertx mix c=100 rps 0\\.730× \\[0\\.7\\d\\d, 0\\.7\\d\\d\\] slower");
