@@ -15,6 +15,13 @@
   function pct(fraction) { return Math.round(fraction * 100) + '%'; }
   function figure(key) { return FIGURES.filter(function (f) { return f.key === key; })[0]; }
   function figureName(f) { return f.label + (f.unit ? ' (' + f.unit + ')' : ''); }
+  // A declared figure by key; a page made from data without declarations (an old run) still draws, with the key as its name.
+  function FIG(key) { return figure(key) || {key: key, label: key, unit: '', digits: undefined}; }
+  function labelOf(key) { return FIG(key).label; }
+  function unitOf(key) { return FIG(key).unit; }
+  function digitsOf(key) { return FIG(key).digits; }
+  // A column or axis title: the figure's label and unit, "p99 latency, ms".
+  function hdr(key) { var f = FIG(key); return f.label + (f.unit ? ', ' + f.unit : ''); }
   function figureValue(f, v) { return f.significant ? (isNaN(num(v)) ? '–' : String(Number(num(v).toPrecision(f.digits)))) : fmt(num(v), f.digits); }
   // The probes' figures some step of these rows measured (steps.csv holds each step's median).
   function probed(rows) {
@@ -383,22 +390,22 @@
   // A cost chart beside a throughput chart: cost per million requests per variant and level, error bars from the interval.
   function costChart(div, sc, kind, kr, variants, color, xs, xLog, price) {
     if (!kr.some(function (r) { return !isNaN(costOf(r)); })) { return; }
-    var title = sc + ': cost per million requests' + (xs.length > 1 ? ' vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate') : ' at ' + levelLabel(kr[0]));
+    var title = sc + ': ' + labelOf('cost') + (xs.length > 1 ? ' vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate') : ' at ' + levelLabel(kr[0]));
     var c;
     if (xs.length > 1) {
-      c = lineChart(div, {title: title, xLabel: kind[2], yLabel: 'cost per million requests', xLog: xLog, xTicks: xLog ? xs : null, yFmt: shortNumber,
+      c = lineChart(div, {title: title, xLabel: kind[2], yLabel: labelOf('cost'), xLog: xLog, xTicks: xLog ? xs : null, yFmt: shortNumber,
         series: variants.filter(function (v) { return kr.some(function (r) { return r.variant === v; }); }).map(function (v) {
           return {name: v, color: color[v], points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
             var sp = spreadOf(r, 'cost');
             return {x: levelOf(r), y: costOf(r), flag: saturated(r), ring: steadyTip(r), lo: sp ? sp.lo : null, hi: sp ? sp.hi : null,
-              tip: levelLabel(r) + ': ' + fmt(costOf(r)) + ' per million requests at ' + fmt(r.rps) + ' req/s' + (sp ? ' ' + spreadText(sp) : ''),
+              tip: levelLabel(r) + ': ' + fmt(costOf(r)) + ' ' + unitOf('cost') + ' at ' + fmt(r.rps) + ' ' + unitOf('rps') + (sp ? ' ' + spreadText(sp) : ''),
               errTip: sp ? levelLabel(r) + ' cost ' + spreadText(sp) : null};
           })};
         })});
     } else {
-      c = barChart(div, {title: title, yLabel: 'cost per million requests', yFmt: shortNumber, groups: kr.map(function (r) {
+      c = barChart(div, {title: title, yLabel: labelOf('cost'), yFmt: shortNumber, groups: kr.map(function (r) {
         return {label: r.variant, color: color[r.variant], bars: [{label: levelLabel(r), flag: saturated(r), ring: steadyTip(r),
-          err: errOf(r, 'cost'), segments: [{value: costOf(r), color: color[r.variant], name: 'cost per million requests'}]}]};
+          err: errOf(r, 'cost'), segments: [{value: costOf(r), color: color[r.variant], name: labelOf('cost')}]}]};
       })});
     }
     c.box.setAttribute('data-chart', 'cost');
@@ -516,13 +523,13 @@
     summary.rankings.forEach(function (r) {
       var box = html('div', {'class': 'ranking'}, grid);
       html('h3', {}, box, r.scenario + ' ' + r.level + (r.conditions === 'plain' ? '' : ' (' + r.conditions + ')'));
-      table(box, [{name: '#', l: 0}, {name: 'variant', l: 1}, 'req/s', 'smallest change', 'req per CPU-s', 'of best', 'p99 ms'].concat(priced ? ['cost / M'] : []),
+      table(box, [{name: '#', l: 0}, {name: 'variant', l: 1}, hdr('rps'), 'smallest change', 'req per CPU-s', 'of best', hdr('p99')].concat(priced ? [labelOf('cost')] : []),
         r.places.map(function (p) {
           return [p.rank, p.variant + (p.saturated ? ' (load saturated)' : ''), fmt(num(p.rps), 0),
             isNaN(num(p.rps_half_width_pct)) ? '–' : '±' + fmt(num(p.rps_half_width_pct), 1) + '%',
             isNaN(num(p.requests_per_cpu_second)) ? '–' : fmt(num(p.requests_per_cpu_second), 0),
-            isNaN(num(p.efficiency_of_best)) ? '–' : fmt(num(p.efficiency_of_best), 2), fmt(num(p.p99_ms), 3)]
-            .concat(priced ? [isNaN(num(p.cost_per_million)) ? '–' : fmt(num(p.cost_per_million), 6)] : []);
+            isNaN(num(p.efficiency_of_best)) ? '–' : fmt(num(p.efficiency_of_best), 2), fmt(num(p.p99_ms), digitsOf('p99'))]
+            .concat(priced ? [figureValue(FIG('cost'), p.cost_per_million)] : []);
         }));
       if (r.note) { html('p', {'class': 'note'}, box, r.note.charAt(0).toUpperCase() + r.note.slice(1) + '.'); }
     });
@@ -591,8 +598,8 @@
           var series = variants.filter(function (v) { return kr.some(function (r) { return r.variant === v; }); }).map(function (v) {
             return {name: v + (syncVariants.indexOf(v) >= 0 && bound ? ' (sync)' : ''), color: color[v], points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
               var sp = spreadOf(r, 'rps');
-              return {x: levelOf(r), y: r.rps, flag: saturated(r), tip: levelLabel(r) + ': ' + fmt(r.rps) + ' req/s' + (sp ? ' ' + spreadText(sp, 0) : '') + ', p99 ' + fmt(r.lat_p99_ms) + ' ms',
-                lo: sp ? sp.lo : null, hi: sp ? sp.hi : null, errTip: sp ? levelLabel(r) + ' req/s ' + spreadText(sp, 0) : null, ring: steadyTip(r),
+              return {x: levelOf(r), y: r.rps, flag: saturated(r), tip: levelLabel(r) + ': ' + fmt(r.rps) + ' ' + unitOf('rps') + (sp ? ' ' + spreadText(sp, 0) : '') + ', p99 ' + fmt(r.lat_p99_ms) + ' ' + unitOf('p99'),
+                lo: sp ? sp.lo : null, hi: sp ? sp.hi : null, errTip: sp ? levelLabel(r) + ' ' + unitOf('rps') + ' ' + spreadText(sp, 0) : null, ring: steadyTip(r),
                 forks: forkMeansOf(r, 'rps')};
             })};
           });
@@ -608,8 +615,8 @@
                 points: sx.map(function (x) { return {x: x, y: x / (delayMs / 1000)}; })});
             }
           }
-          lineChart(div, {title: sc + ': throughput vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate'), xLabel: kind[2],
-            yLabel: 'responses per second', xLog: xLog, xTicks: xLog ? xs : null, series: series, bounds: bounds});
+          lineChart(div, {title: sc + ': ' + labelOf('rps') + ' vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate'), xLabel: kind[2],
+            yLabel: hdr('rps'), xLog: xLog, xTicks: xLog ? xs : null, series: series, bounds: bounds});
           costChart(div, sc, kind, kr, variants, color, xs, xLog, env.price);
           // The probes of a capacity search (--sla on p99): the objective as a line, so the rates met lie under it.
           var slaBounds = [];
@@ -622,13 +629,13 @@
                 points: [{x: sx2[0], y: slas[sla]}, {x: sx2[sx2.length - 1], y: slas[sla]}]});
             }
           });
-          lineChart(div, {title: sc + ': p99 latency vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate'), xLabel: kind[2],
-            yLabel: 'p99 latency, ms', xLog: xLog, xTicks: xLog ? xs : null, yLog: true, bounds: slaBounds, series: series.map(function (s, i) {
+          lineChart(div, {title: sc + ': ' + labelOf('p99') + ' vs ' + (kind[0] === 'closed' ? 'concurrency' : 'offered rate'), xLabel: kind[2],
+            yLabel: hdr('p99'), xLog: xLog, xTicks: xLog ? xs : null, yLog: true, bounds: slaBounds, series: series.map(function (s, i) {
               var v = variants.filter(function (vv) { return kr.some(function (r) { return r.variant === vv; }); })[i];
               return {name: s.name, color: s.color, points: kr.filter(function (r) { return r.variant === v; }).map(function (r) {
                 var sp = spreadOf(r, 'p99');
-                return {x: levelOf(r), y: r.lat_p99_ms, flag: saturated(r), tip: levelLabel(r) + ': p99 ' + fmt(r.lat_p99_ms) + ' ms' + (sp ? ' ' + spreadText(sp, 3) : ''),
-                  lo: sp ? sp.lo : null, hi: sp ? sp.hi : null, errTip: sp ? levelLabel(r) + ' p99 ms ' + spreadText(sp, 3) : null, ring: steadyTip(r),
+                return {x: levelOf(r), y: r.lat_p99_ms, flag: saturated(r), tip: levelLabel(r) + ': p99 ' + fmt(r.lat_p99_ms) + ' ' + unitOf('p99') + (sp ? ' ' + spreadText(sp, digitsOf('p99')) : ''),
+                  lo: sp ? sp.lo : null, hi: sp ? sp.hi : null, errTip: sp ? levelLabel(r) + ' ' + hdr('p99') + ' ' + spreadText(sp, digitsOf('p99')) : null, ring: steadyTip(r),
                   forks: forkMeansOf(r, 'p99')};
               })};
             })});
@@ -637,38 +644,38 @@
           if (bound) {
             lines.push({y: Math.min(kind[0] === 'closed' ? xs[0] : Infinity, threads) / (delayMs / 1000), label: boundLabel, color: '#b00020'});
             if (kind[0] === 'closed') { lines.push({y: xs[0] / (delayMs / 1000), label: 'closed-loop client bound: ' + xs[0] + ' users / ' + (delayMs / 1000).toFixed(3) + ' s', color: '#7f7f7f'}); }
-            if (kind[0] === 'open') { lines.push({y: xs[0], label: 'offered ' + fmt(xs[0]) + ' req/s', color: '#7f7f7f'}); }
+            if (kind[0] === 'open') { lines.push({y: xs[0], label: 'offered ' + fmt(xs[0]) + ' ' + unitOf('rps'), color: '#7f7f7f'}); }
           }
           var groups = kr.map(function (r) {
             return {label: r.variant + (r.mode === 'sync' && bound ? ' (sync)' : ''), color: color[r.variant], bars: [{label: levelLabel(r), flag: saturated(r),
-              err: errOf(r, 'rps', 0), ring: steadyTip(r), segments: [{value: r.rps, color: color[r.variant], name: 'req/s'}]}]};
+              err: errOf(r, 'rps', 0), ring: steadyTip(r), segments: [{value: r.rps, color: color[r.variant], name: unitOf('rps')}]}]};
           });
-          barChart(div, {title: sc + ' at ' + levelLabel(kr[0]) + ': throughput', yLabel: 'responses per second', groups: groups, lines: lines});
+          barChart(div, {title: sc + ' at ' + levelLabel(kr[0]) + ': ' + labelOf('rps'), yLabel: hdr('rps'), groups: groups, lines: lines});
           costChart(div, sc, kind, kr, variants, color, xs, false, env.price);
-          barChart(div, {title: sc + ' at ' + levelLabel(kr[0]) + ': p99 latency', yLabel: 'p99 latency, ms', groups: kr.map(function (r) {
+          barChart(div, {title: sc + ' at ' + levelLabel(kr[0]) + ': ' + labelOf('p99'), yLabel: hdr('p99'), groups: kr.map(function (r) {
             return {label: r.variant, color: color[r.variant], bars: [{label: levelLabel(r), flag: saturated(r),
-              err: errOf(r, 'p99', 3), ring: steadyTip(r), segments: [{value: r.lat_p99_ms, color: color[r.variant], name: 'p99 ms', digits: 3}]}]};
+              err: errOf(r, 'p99', digitsOf('p99')), ring: steadyTip(r), segments: [{value: r.lat_p99_ms, color: color[r.variant], name: hdr('p99'), digits: digitsOf('p99')}]}]};
           })});
         }
         // CPU per request, user and system stacked, a bar per level in each variant's group.
         var cpuGroups = variants.filter(function (v) { return kr.some(function (r) { return r.variant === v; }); }).map(function (v) {
           return {label: v, color: color[v], bars: kr.filter(function (r) { return r.variant === v; }).sort(function (a, b) { return levelOf(a) - levelOf(b); }).map(function (r) {
-            return {label: levelLabel(r), flag: saturated(r), err: errOf(r, 'cpu', 4), ring: steadyTip(r), segments: [
-              {value: r.cpu_user_ms_per_req, color: color[v], name: 'user ms/req', digits: 4},
-              {value: r.cpu_sys_ms_per_req, color: '#c9d1d9', name: 'system ms/req', digits: 4}]};
+            return {label: levelLabel(r), flag: saturated(r), err: errOf(r, 'cpu', digitsOf('cpu')), ring: steadyTip(r), segments: [
+              {value: r.cpu_user_ms_per_req, color: color[v], name: 'user ' + unitOf('cpu'), digits: digitsOf('cpu')},
+              {value: r.cpu_sys_ms_per_req, color: '#c9d1d9', name: 'system ' + unitOf('cpu'), digits: digitsOf('cpu')}]};
           })};
         });
-        var cc = barChart(div, {title: sc + ': server CPU per request (user + system), one bar per level', yLabel: 'CPU ms per request', groups: cpuGroups});
+        var cc = barChart(div, {title: sc + ': server ' + labelOf('cpu') + ' (user + system), one bar per level', yLabel: hdr('cpu'), groups: cpuGroups});
         cc.caption('Dark: user time; grey: system (kernel) time' + (kr.some(function (r) { return spreadOf(r, 'cpu'); }) ? '; error bars: the interval of the total (see the note at the top)' : '') + '. Bars left to right: ' + xs.slice().sort(function (a, b) { return a - b; }).map(function (x) { return kind[0] === 'closed' ? 'c=' + x : fmt(x) + '/s'; }).join(', ') + '.');
         // Best level per variant.
-        html('h3', {}, main, sc + ' (' + kind[0] + ' model): best throughput per variant');
+        html('h3', {}, main, sc + ' (' + kind[0] + ' model): best ' + labelOf('rps') + ' per variant');
         var best = variants.map(function (v) {
           var vr = kr.filter(function (r) { return r.variant === v; });
           if (!vr.length) { return null; }
           return vr.reduce(function (a, b) { return b.rps > a.rps ? b : a; });
         }).filter(function (r) { return r; }).sort(function (a, b) { return b.rps - a.rps; });
-        table(main, [{name: 'variant', l: 1}, {name: 'mode', l: 1}, 'level', 'req/s', {name: 'req/s interval', l: 1}, 'p99 ms', 'CPU ms/req (user+sys)', 'errors', {name: 'steady', l: 1}, {name: 'load generator', l: 1}],
-          best.map(function (r) { return [r.variant, r.mode, levelLabel(r), fmt(r.rps, 0), spreadText(spreadOf(r, 'rps'), 0), p99Cell(r, fmt(r.lat_p99_ms, 3)), fmt(cpuPerReq(r), 4), r.errors, steadyCell(r),
+        table(main, [{name: 'variant', l: 1}, {name: 'mode', l: 1}, 'level', hdr('rps'), {name: labelOf('rps') + ' interval', l: 1}, hdr('p99'), hdr('cpu') + ' (user+sys)', labelOf('errors'), {name: 'steady', l: 1}, {name: 'load generator', l: 1}],
+          best.map(function (r) { return [r.variant, r.mode, levelLabel(r), fmt(r.rps, 0), spreadText(spreadOf(r, 'rps'), 0), p99Cell(r, fmt(r.lat_p99_ms, digitsOf('p99'))), fmt(cpuPerReq(r), digitsOf('cpu')), r.errors, steadyCell(r),
             r.step ? {text: (saturated(r) ? 'SATURATED: ' : '') + 'load side ' + fmt(r.step.load_side_pct || (r.step.driver_cpu_pct || 0) + (r.step.memcached_cpu_pct || 0), 0) + '% (driver ' + fmt(r.step.driver_cpu_pct, 0) + '%, memcached ' +
               fmt(r.step.memcached_cpu_pct, 0) + '%)', cls: saturated(r) ? 'bad' : ''} : '']; }));
       });
@@ -685,11 +692,11 @@
       if (at < 0) { at = cells.indexOf('CPU throttled') + 1; } // the header comes first: every row splices there too
       return recorded ? cells.slice(0, at).concat(jfrCells).concat(cells.slice(at)) : cells;
     };
-    table(main, afterThrottled([{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'through time', l: 1}, {name: 'driver', l: 1}, {name: 'conditions', l: 1}, 'TLS handshakes', 'gzip responses', 'requests', 'errors', 'req/s',
-      'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'CPU user ms/req', 'CPU sys ms/req', 'run-queue wait µs/req', 'queued (of its CPUs)',
-      'involuntary switches/req', 'listen overflows', 'TCP retransmits', 'CPU throttled', 'RSS MiB', 'GCs', 'GC ms',
+    table(main, afterThrottled([{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'through time', l: 1}, {name: 'driver', l: 1}, {name: 'conditions', l: 1}, 'TLS handshakes', 'gzip responses', 'requests', labelOf('errors'), hdr('rps'),
+      hdr('p50'), hdr('p90'), hdr('p99'), hdr('p99.9'), 'max ms', 'CPU user, ' + unitOf('cpu'), 'CPU sys, ' + unitOf('cpu'), hdr('runq_wait'), 'queued (of its CPUs)',
+      hdr('involuntary_cs'), 'listen overflows', 'TCP retransmits', 'CPU throttled', 'RSS MiB', 'GCs', 'GC ms',
       'load side', 'driver CPU', 'memcached CPU', 'load CPUs busy', 'server CPUs busy', 'steal', 'other load',
-      'repeats', {name: 'req/s interval', l: 1}, {name: 'p99 ms interval', l: 1}, {name: 'CPU ms/req interval', l: 1}, {name: 'steady', l: 1}, 'warm-up',
+      'repeats', {name: hdr('rps') + ' interval', l: 1}, {name: hdr('p99') + ' interval', l: 1}, {name: hdr('cpu') + ' interval', l: 1}, {name: 'steady', l: 1}, 'warm-up',
       {name: 'raw', l: 1}, {name: 'flame graph', l: 1}, {name: 'heat map', l: 1}], ['pinned virtual threads (JFR)', 'GC pauses (JFR)', 'safepoints (JFR)',
       'allocated MB/s (JFR)', 'allocated kB/req (JFR)', {name: 'contended monitors (JFR)', l: 1}]),
       rows.map(function (r) {
@@ -698,10 +705,10 @@
         return afterThrottled([r.variant, r.scenario, levelLabel(r), r.timeline !== undefined ? {href: '#timeline=' + r.timeline, text: 'through time'} : '',
           r.driver, r.conditions || 'plain', s.tls_handshakes !== undefined ? s.tls_handshakes : '',
           s.gzip_responses !== undefined ? s.gzip_responses : '', r.requests, r.errors ? {text: String(r.errors), cls: 'bad'} : 0, fmt(r.rps, 1),
-          fmt(r.lat_p50_ms, 3), fmt(r.lat_p90_ms, 3), p99Cell(r, fmt(r.lat_p99_ms, 3)), fmt(r.lat_p999_ms, 3), fmt(r.lat_max_ms, 3),
-          fmt(r.cpu_user_ms_per_req, 4), fmt(r.cpu_sys_ms_per_req, 4), fmt(num(s.runq_wait_us_per_req), 2),
+          fmt(r.lat_p50_ms, digitsOf('p50')), fmt(r.lat_p90_ms, digitsOf('p90')), p99Cell(r, fmt(r.lat_p99_ms, digitsOf('p99'))), fmt(r.lat_p999_ms, digitsOf('p99.9')), fmt(r.lat_max_ms, digitsOf('p99')),
+          fmt(r.cpu_user_ms_per_req, digitsOf('cpu')), fmt(r.cpu_sys_ms_per_req, digitsOf('cpu')), fmt(num(s.runq_wait_us_per_req), digitsOf('runq_wait')),
           isNaN(num(s.runq_wait_pct)) ? '' : {text: fmt(num(s.runq_wait_pct), 0) + '%', cls: num(s.runq_wait_pct) >= 10 ? 'bad' : ''},
-          fmt(num(s.involuntary_cs_per_req), 4), num(s.listen_overflows) > 0 ? {text: fmt(num(s.listen_overflows), 0), cls: 'bad'} : fmt(num(s.listen_overflows), 0),
+          fmt(num(s.involuntary_cs_per_req), digitsOf('involuntary_cs')), num(s.listen_overflows) > 0 ? {text: fmt(num(s.listen_overflows), 0), cls: 'bad'} : fmt(num(s.listen_overflows), 0),
           fmt(num(s.tcp_retransmits), 0), num(s.cpu_throttled_ms) > 0 ? {text: fmt(num(s.cpu_throttled_ms), 0) + ' ms of ' + fmt(num(s.cgroup_cpu_limit), 2) + ' CPUs', cls: 'bad'} : '',
           fmt(r.server_rss_mb, 1), r.gc_count, fmt(r.gc_ms, 1),
           s.load_side_pct !== undefined ? {text: fmt(s.load_side_pct, 0) + '%' + (s.load_saturated ? ' SATURATED' : ''), cls: s.load_saturated ? 'bad' : ''} : '',
@@ -709,7 +716,7 @@
           s.memcached_cpu_pct !== undefined ? fmt(s.memcached_cpu_pct, 0) + '%' : '', s.load_cpus_busy_pct !== undefined ? fmt(s.load_cpus_busy_pct, 0) + '%' : '', s.server_cpus_busy_pct !== undefined ? fmt(s.server_cpus_busy_pct, 0) + '%' : '',
           s.steal_pct !== undefined ? fmt(s.steal_pct, 1) + '%' : '',
           s.other_load_pct !== undefined ? {text: fmt(s.other_load_pct, 0) + '%', cls: s.other_load_pct > RULES.not_quiet_pct ? 'bad' : ''} : '',
-          s.repeats !== undefined ? s.repeats : '', spreadText(spreadOf(r, 'rps'), 1), spreadText(spreadOf(r, 'p99'), 3), spreadText(spreadOf(r, 'cpu'), 4),
+          s.repeats !== undefined ? s.repeats : '', spreadText(spreadOf(r, 'rps'), digitsOf('rps')), spreadText(spreadOf(r, 'p99'), digitsOf('p99')), spreadText(spreadOf(r, 'cpu'), digitsOf('cpu')),
           steadyCell(r), isNaN(num(s.warmup_s)) ? '' : (num(s.warmup_unsettled_samples) > 0
             ? {text: fmt(num(s.warmup_s), 1) + ' s, cut short in ' + num(s.warmup_unsettled_samples), cls: 'unsteady'} : fmt(num(s.warmup_s), 1) + ' s'),
           s.raw ? {href: s.raw, text: 'raw'} : '', s.flamegraph ? {href: s.flamegraph, text: 'flame graph'} : '',
@@ -774,13 +781,13 @@
     function ratio(b, a) { return a > 0 ? fmt(b / a, 3) : ''; }
     // A probe's figure (the bytes a response took) beside the CPU it costs: what gzip saves and what it spends.
     var extra = probed(rows);
-    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'conditions', l: 1}, 'req/s plain', 'req/s', 'ratio',
-      'p99 ms plain', 'p99 ms', 'ratio', 'CPU ms/req plain', 'CPU ms/req', 'ratio', 'CPU µs/req added']
+    table(main, [{name: 'variant', l: 1}, {name: 'scenario', l: 1}, 'level', {name: 'conditions', l: 1}, hdr('rps') + ' plain', hdr('rps'), 'ratio',
+      hdr('p99') + ' plain', hdr('p99'), 'ratio', hdr('cpu') + ' plain', hdr('cpu'), 'ratio', 'CPU µs/req added']
       .concat([].concat.apply([], extra.map(function (f) { return [figureName(f) + ' plain', figureName(f), 'ratio']; }))),
       pairs.map(function (p) {
         var a = p[0], b = p[1];
-        return [a.server, a.scenario, levelLabel(a), b.conditions, fmt(a.rps), fmt(b.rps), ratio(b.rps, a.rps), fmt(a.lat_p99_ms, 3), fmt(b.lat_p99_ms, 3),
-          ratio(b.lat_p99_ms, a.lat_p99_ms), fmt(cpuPerReq(a), 4), fmt(cpuPerReq(b), 4), ratio(cpuPerReq(b), cpuPerReq(a)), fmt(1000 * (cpuPerReq(b) - cpuPerReq(a)), 1)]
+        return [a.server, a.scenario, levelLabel(a), b.conditions, fmt(a.rps), fmt(b.rps), ratio(b.rps, a.rps), fmt(a.lat_p99_ms, digitsOf('p99')), fmt(b.lat_p99_ms, digitsOf('p99')),
+          ratio(b.lat_p99_ms, a.lat_p99_ms), fmt(cpuPerReq(a), digitsOf('cpu')), fmt(cpuPerReq(b), digitsOf('cpu')), ratio(cpuPerReq(b), cpuPerReq(a)), fmt(1000 * (cpuPerReq(b) - cpuPerReq(a)), 1)]
           .concat([].concat.apply([], extra.map(function (f) {
             var va = num((a.step || {})[f.key]), vb = num((b.step || {})[f.key]);
             return [figureValue(f, va), figureValue(f, vb), ratio(vb, va)];
