@@ -26,6 +26,8 @@ import org.testbed.runfolder.summary.RunSummary;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.RemoteHost;
+import org.testbed.runner.problem.Problem;
+import org.testbed.runner.problem.Problems;
 import org.testbed.ssh.ConnectionLostException;
 import org.testbed.variant.Variant;
 
@@ -37,7 +39,7 @@ import org.testbed.variant.Variant;
 public final class Runner {
     private final RunSettings settings;
     private final PrintStream console;
-    private final List<String> problems = new ArrayList<>();
+    private final Problems problems = new Problems();
 
     public Runner(RunSettings settings, PrintStream console) {
         this.settings = settings;
@@ -158,15 +160,14 @@ public final class Runner {
                 } catch (ConnectionLostException e) {
                     // The server's machine is gone: every later step would fail the same way. The steps
                     // done are kept; the report and environment.json are still written.
-                    problems.add(e.getMessage());
+                    problems.machineLost(e.getMessage());
                     progress.info("!! " + e.getMessage() + "; the run stops here, the steps measured so far are kept");
                     return false;
                 } catch (IOException | RuntimeException e) {
-                    String problem = variant.name() + (conditionSets.size() > 1 ? " " + conditionSets.get(c).label() : "")
-                            + (settings.load().repeat() > 1 ? " (fork " + fork + ")" : "") + ": " + e.getMessage();
-                    problems.add(problem);
-                    progress.info("!! " + problem.lines().findFirst().orElse(problem) + " (skipped; see "
-                            + out.relativize(out.resolve("logs")) + ")");
+                    Problem problem = problems.sessionFailed(variant.name() + (conditionSets.size() > 1
+                            ? " " + conditionSets.get(c).label() : "") + (settings.load().repeat() > 1 ? " (fork " + fork + ")" : ""),
+                            e.getMessage());
+                    progress.info("!! " + problem.firstLine() + " (skipped; see " + out.relativize(out.resolve("logs")) + ")");
                 }
                 long wall = (System.nanoTime() - t0) / 1_000_000;
                 progress.variantDone(Math.max(0, wall - planned));
@@ -199,7 +200,7 @@ public final class Runner {
             }
         } catch (ConnectionLostException e) {
             // A load host lost while connecting: nothing was measured; the report and environment.json are still written.
-            problems.add(e.getMessage());
+            problems.machineLost(e.getMessage());
             progress.info("!! " + e.getMessage() + "; the run stops here");
         } finally {
             if (loadHosts != null) {
@@ -216,7 +217,7 @@ public final class Runner {
             env = RemoteRun.record(env, serverHost, settings);
         }
         env = RunEnvironment.finished(env, settings, started, Optional.ofNullable(flamegraphs).map(Flamegraphs::describe),
-                problems, jdks.skipped());
+                problems.texts(), jdks.skipped());
         EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
         Path report = ReportWriter.write(out); // and summary.md
         if (recorder.steps() > 0) {
@@ -229,7 +230,7 @@ public final class Runner {
             progress.capacities(CapacityCsv.summaries(CapacityCsv.TABLE.read(out.resolve(CapacityCsv.FILE))));
         }
         progress.info(String.format(Locale.ROOT, "done in %s: %d row(s) in %s, report %s%s", progress.elapsed(),
-                recorder.steps(), recorder.resultsCsv(), report, problems.isEmpty() ? "" : "; problems: " + problems.size()));
+                recorder.steps(), recorder.resultsCsv(), report, problems.isEmpty() ? "" : "; problems: " + problems.count()));
         return recorder.steps();
     }
 
@@ -239,7 +240,8 @@ public final class Runner {
         boolean run(VariantSession session, Map.Entry<Variant, Path> entry, int c, int fork) throws InterruptedException;
     }
 
-    public List<String> problems() {
+    /** What went wrong without stopping the run: a run with any finishes with the status that says so. */
+    public Problems problems() {
         return problems;
     }
 

@@ -30,6 +30,8 @@ import org.testbed.runner.host.FlightRecording;
 import org.testbed.runner.host.MachineLabel;
 import org.testbed.runner.host.RunningServer;
 import org.testbed.runner.probe.Probes;
+import org.testbed.runner.problem.Problem;
+import org.testbed.runner.problem.Problems;
 import org.testbed.driver.Level;
 import org.testbed.driver.LoadDriver;
 import org.testbed.driver.LoadResult;
@@ -63,7 +65,7 @@ final class StepMeasurement {
     private final RunSettings settings;
     private final Flamegraphs flamegraphs;
     private final long memcachedPid;
-    private final List<String> problems;
+    private final Problems problems;
     private final Optional<Pricing> pricing;
     private final LoadEngines loadHosts;
     /** The reasons already printed for steps the chosen driver cannot run. */
@@ -76,7 +78,7 @@ final class StepMeasurement {
      * @param pricing the run's price on the server's machine, or empty without one
      * @param loadHosts with {@code --load-hosts}: JMeter's engines there, or null
      */
-    StepMeasurement(RunSettings settings, Flamegraphs flamegraphs, long memcachedPid, List<String> problems,
+    StepMeasurement(RunSettings settings, Flamegraphs flamegraphs, long memcachedPid, Problems problems,
                     Optional<Pricing> pricing, LoadEngines loadHosts) {
         this.loadHosts = loadHosts;
         this.pricing = pricing;
@@ -242,7 +244,7 @@ final class StepMeasurement {
         try {
             return server.record("testbed-" + slug, WindowSummary.SETTINGS);
         } catch (IOException e) {
-            problems.add(variant.name() + " " + slug + " flight recording: " + e.getMessage());
+            problems.report(Problem.of(variant.name() + " " + slug + " flight recording: " + e.getMessage()));
             return null;
         }
     }
@@ -257,7 +259,7 @@ final class StepMeasurement {
             Duration ahead = recording.stop(file);
             return WindowSummary.of(file, from.plus(ahead), to.plus(ahead));
         } catch (IOException | RuntimeException e) {
-            problems.add(variant.name() + " " + slug + " flight recording: " + e.getMessage());
+            problems.report(Problem.of(variant.name() + " " + slug + " flight recording: " + e.getMessage()));
             return null;
         }
     }
@@ -271,9 +273,7 @@ final class StepMeasurement {
         Optional<String> never = profiled.unprofilable();
         if (never.isPresent()) {
             String problem = variant.name() + " flame graphs: " + never.get();
-            if (!problems.contains(problem)) {
-                problems.add(problem);
-            }
+            problems.report(Problem.forEveryStep(problem));
             return null;
         }
         try {
@@ -281,7 +281,7 @@ final class StepMeasurement {
             flamegraphs.start(profiled, file);
             return profiled;
         } catch (IOException e) {
-            problems.add(variant.name() + " " + slug + " flame graph: " + e.getMessage());
+            problems.report(Problem.of(variant.name() + " " + slug + " flame graph: " + e.getMessage()));
             return null;
         }
     }
@@ -292,7 +292,7 @@ final class StepMeasurement {
             flamegraphs.stop(profiled, file);
             return true;
         } catch (IOException e) {
-            problems.add(variant.name() + " " + slug + " flame graph: " + e.getMessage());
+            problems.report(Problem.of(variant.name() + " " + slug + " flame graph: " + e.getMessage()));
             return false;
         }
     }

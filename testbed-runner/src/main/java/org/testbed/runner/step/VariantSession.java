@@ -27,6 +27,8 @@ import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.LocalServer;
 import org.testbed.runner.host.RemoteHost;
 import org.testbed.runner.host.RunningServer;
+import org.testbed.runner.problem.Problem;
+import org.testbed.runner.problem.Problems;
 import org.testbed.scenario.Workload;
 import org.testbed.ssh.ConnectionLostException;
 import org.testbed.variant.Variant;
@@ -57,12 +59,12 @@ final class VariantSession {
     private final StepMeasurement measurement;
     private final Progress progress;
     private final RunRecorder recorder;
-    private final List<String> problems;
+    private final Problems problems;
     private final RemoteHost remote;
 
     /** @param remote the server's machine of a {@code --server-host} run, or null to start variants here */
     VariantSession(RunSettings settings, StepMeasurement measurement, Progress progress, RunRecorder recorder,
-                   List<String> problems, RemoteHost remote) {
+                   Problems problems, RemoteHost remote) {
         this.remote = remote;
         this.settings = settings;
         this.measurement = measurement;
@@ -136,9 +138,8 @@ final class VariantSession {
                     } catch (ConnectionLostException e) {
                         throw e.during(step);
                     } catch (IOException e) {
-                        String problem = variant.name() + " " + name + " " + level.label() + ": " + e.getMessage();
-                        problems.add(problem);
-                        progress.info("!! " + problem);
+                        Problem problem = problems.stepFailed(variant.name() + " " + name + " " + level.label(), e.getMessage());
+                        progress.info("!! " + problem.text());
                         return null;
                     } finally {
                         progress.planned(settings.load().duration());
