@@ -130,8 +130,8 @@ final class VariantSession {
                     Workload workload = scenarios.workload(name, keys + "-" + name + "-" + slug
                             + (iteration > 1 ? "-i" + iteration : ""));
                     try {
-                        Sample sample = measurement.measure(variant, server, serverJdk, workload, level, target, repeat,
-                                iteration, warmUp, progress.live(step, settings.load().duration()));
+                        Sample sample = measurement.measure(new ServedVariant(variant, server, serverJdk, target),
+                                new SamplePlan(workload, level, repeat, iteration, warmUp), progress.live(step, settings.load().duration()));
                         recorder.record(sample);
                         progress.step(sample);
                         return sample;
