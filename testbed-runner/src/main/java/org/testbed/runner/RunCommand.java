@@ -30,13 +30,12 @@ import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.RemoteHostSettings;
-import org.testbed.runner.setup.ToolInstaller;
 import org.testbed.runner.step.Levels;
 import org.testbed.runner.step.Pinning;
 import org.testbed.runner.step.Profile;
-import org.testbed.runner.step.RunPrice;
 import org.testbed.runner.step.RunSettings;
 import org.testbed.runner.step.Runner;
+import org.testbed.runner.step.ServerPlace;
 import org.testbed.scenario.KeySpace;
 import org.testbed.scenario.ThinkTime;
 import org.testbed.ssh.SshException;
@@ -369,11 +368,10 @@ final class RunCommand implements Callable<Integer> {
         if (flamegraph != null && !Flamegraphs.MODES.contains(flamegraph)) {
             throw new IllegalArgumentException("--flamegraph takes " + String.join(" or ", Flamegraphs.MODES) + ", not '" + flamegraph + "'");
         }
-        RemoteHostSettings remote = remoteHost();
+        Optional<RemoteHostSettings> remote = remoteHost();
         LoadHosts.Settings load = loadHosts(d);
-        Pinning pinning = remote != null
-                ? Pinning.decide("", loadCpus == null ? "" : loadCpus, "", Pinning.allowedCpus(), Pinning.tasksetAvailable())
-                : Pinning.decide(serverCpus, loadCpus, memcachedCpus, Pinning.allowedCpus(), Pinning.tasksetAvailable());
+        ServerPlace place = ServerPlace.of(remote);
+        Pinning pinning = place.pinning(serverCpus, loadCpus, memcachedCpus);
         String servers = System.getenv("MEMCACHED_SERVERS");
         RunSettings settings = new RunSettings(
                 new RunSettings.Output(repo, folder.toAbsolutePath(), id, p.label(),
@@ -389,7 +387,7 @@ final class RunCommand implements Callable<Integer> {
                         jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")), threads,
                         Optional.ofNullable(servers).map(String::strip).filter(s -> !s.isEmpty()), pinning),
                 new RunSettings.Observation(Optional.ofNullable(flamegraph), counters, jfr),
-                conditionSets, Optional.ofNullable(capacity), Optional.ofNullable(remote), price.list(),
+                conditionSets, Optional.ofNullable(capacity), remote, price.list(),
                 Optional.ofNullable(load), precision(p));
         if (settings.load().warmupAtLeast().compareTo(settings.load().warmup()) > 0) {
             throw new IllegalArgumentException("--warmup-at-least " + warmupAtLeast + " is longer than the warm-up's limit"
@@ -407,12 +405,7 @@ final class RunCommand implements Callable<Integer> {
         if (java != null && mixedJdks) {
             throw new IllegalArgumentException("--java and --mixed-jdks exclude each other: --java runs every variant on one JDK");
         }
-        if (remote == null) {
-            RunPrice.local(settings); // a prices file without this machine stops the run before it starts
-        }
-        if (settings.servers().memcachedServers().isEmpty() && remote == null) {
-            new ToolInstaller(System.err).ensureMemcached();
-        }
+        place.prepare(settings);
         // The run measures the jars as they are on disk: build the missing or stale ones, in one Maven call.
         List<ModuleJar> jars = new ArrayList<>(selected.stream().map(v -> new ModuleJar(v.module(), v.jar())).toList());
         boolean builtJMeter = JMeterHome.find(repo).dir().equals(repo.resolve(JMeterHome.BUILT).toAbsolutePath().normalize());
@@ -534,10 +527,10 @@ final class RunCommand implements Callable<Integer> {
                 + " give it with --local-address");
     }
 
-    /** The server's machine of {@code --server-host}, checked; null without it. */
-    private RemoteHostSettings remoteHost() {
+    /** The server's machine of {@code --server-host}, checked; empty without it. */
+    private Optional<RemoteHostSettings> remoteHost() {
         if (serverHost == null) {
-            return null;
+            return Optional.empty();
         }
         List<String> local = new ArrayList<>();
         if (serverCpus != null || memcachedCpus != null) {
@@ -556,8 +549,8 @@ final class RunCommand implements Callable<Integer> {
         }
         String address = serverAddress == null || serverAddress.isBlank() ? target.host() : serverAddress.strip();
         Target.allowNamedServer(address);
-        return new RemoteHostSettings(target.destination(), ssh.port, ssh.identity, ssh.options, serverDir.strip(), address, appPort,
-                serverJava == null || serverJava.isBlank() ? null : serverJava.strip());
+        return Optional.of(new RemoteHostSettings(target.destination(), ssh.port, ssh.identity, ssh.options, serverDir.strip(),
+                address, appPort, serverJava == null || serverJava.isBlank() ? null : serverJava.strip()));
     }
 
     /**

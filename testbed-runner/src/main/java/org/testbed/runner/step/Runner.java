@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.testbed.jmeter.JMeterHome;
 import org.testbed.jmeter.distributed.LoadHosts;
-import org.testbed.memcached.MemcachedProcess;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.EnvironmentFile;
 import org.testbed.runfolder.csv.ResultRow;
@@ -25,7 +24,6 @@ import org.testbed.runfolder.report.ReportWriter;
 import org.testbed.runfolder.summary.RunSummary;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
-import org.testbed.runner.host.RemoteHost;
 import org.testbed.runner.problem.Problem;
 import org.testbed.runner.problem.Problems;
 import org.testbed.ssh.ConnectionLostException;
@@ -63,13 +61,10 @@ public final class Runner {
         Pinning.pin(ProcessHandle.current().pid(), pinning.loadCpus());
 
         JdkChoice jdks = new JdkChoice(settings, console);
-        boolean remote = settings.serverHost().isPresent();
-        // With --server-host the server's machine chooses each variant's JDK (testbed-launch), and reports it.
-        Map<Variant, Path> javas = remote ? RemoteRun.javas(settings.servers().variants()) : jdks.choose();
-        // On this machine the price is known now; on the server's machine once it has answered.
-        Optional<Pricing> pricing = remote ? Optional.empty() : RunPrice.local(settings);
-        EnvironmentRecord env = RunEnvironment.of(settings, started, remote ? Map.of() : javas, jdks)
-                .withPrice(pricing.map(Pricing::section));
+        ServerHosting hosting = ServerPlace.of(settings.serverHost()).hosting(settings, jdks, problems);
+        Map<Variant, Path> javas = hosting.javas();
+        EnvironmentRecord env = RunEnvironment.of(settings, started, hosting.javasHere(), jdks)
+                .withPrice(hosting.price().map(Pricing::section));
         EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
 
         Optional<String> flameMode = settings.observation().flamegraph();
@@ -97,54 +92,33 @@ public final class Runner {
                         settings.precision().budget().map(b -> Progress.format(b.toMillis()))
                                 .orElse("1.5 x the planned forks' time")) : ""));
 
-        MemcachedProcess memcached = null;
-        RemoteHost serverHost = null;
         LoadHosts loadHosts = null;
-        String memcachedServers = settings.servers().memcachedServers().orElse(null); // null: a private one
         try {
-            if (remote) {
-                progress.info("connecting to " + settings.serverHost().orElseThrow().destination() + " (ssh port "
-                        + settings.serverHost().orElseThrow().sshPort() + ")...");
-                serverHost = RemoteRun.connect(settings, memcachedServers);
-                memcachedServers = serverHost.memcachedServers();
-                progress.info(RemoteRun.describe(serverHost, settings));
-                pricing = RunPrice.remote(settings, serverHost);
-                env = RemoteRun.record(env, serverHost, settings).withPrice(pricing.map(Pricing::section));
-                EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
-            } else if (memcachedServers == null) {
-                memcached = MemcachedProcess.start(0, 1024);
-                Pinning.pin(memcached.pid(), pinning.memcachedCpus());
-                memcachedServers = memcached.address();
-                progress.info("memcached started on " + memcachedServers + " (pid " + memcached.pid() + ")");
-            } else {
-                progress.info("using MEMCACHED_SERVERS=" + memcachedServers);
-            }
-            env = env.withRun(env.run().withMemcached(memcachedServers,
-                    memcached != null || serverHost != null && serverHost.memcachedPid() > 0));
+            hosting.open(progress);
+            env = hosting.describe(env).withPrice(hosting.price().map(Pricing::section));
+            EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
+            env = env.withRun(env.run().withMemcached(hosting.memcachedServers(), hosting.memcachedStartedByRunner()));
             if (settings.loadHosts().isPresent()) {
                 loadHosts = LoadHosts.connect(settings.loadHosts().get(), JMeterHome.find(settings.output().root()),
                         settings.output().runId(), out.resolve("jmeter"), progress::info);
                 progress.info("load from JMeter's engines on " + String.join(", ", loadHosts.hosts()) + " (controller here at "
                         + loadHosts.localAddress() + "; each step's users divided over them)");
             }
+            Optional<Pricing> pricing = hosting.price();
             pricing.ifPresent(p -> progress.info("price: " + p.describe() + "; each step's cost per million requests"
                     + " = price per hour × share / (req/s × 3600) × 1e6 (steps.csv's cost_per_million)"));
             List<Conditions> conditionSets = settings.conditionSets();
             List<VariantSession> sessions = new ArrayList<>();
             for (Conditions conditions : conditionSets) {
                 RunSettings under = settings.forConditions(conditions);
-                StepMeasurement measurement = new StepMeasurement(under, flamegraphs, memcached != null ? memcached.pid() : -1,
-                        problems, pricing, loadHosts);
-                sessions.add(new VariantSession(under, measurement, progress, recorder, problems, serverHost));
+                StepMeasurement measurement = new StepMeasurement(under, flamegraphs, hosting.memcachedPid(), problems, pricing,
+                        loadHosts);
+                sessions.add(new VariantSession(under, measurement, progress, recorder, problems, hosting));
             }
             List<Map.Entry<Variant, Path>> variants = new ArrayList<>(javas.entrySet());
             ForkCosts costs = new ForkCosts();
             // What every session needs, fixed from here on.
-            String servers = memcachedServers;
-            long memcachedPid = memcached != null ? memcached.pid() : -1;
-            Optional<Pricing> price = pricing;
             LoadHosts hosts = loadHosts;
-            RemoteHost host = serverHost;
             SessionRunner runSession = (session, entry, c, fork) -> {
                 Variant variant = entry.getKey();
                 // Keys apart per variant and conditions: a second session must not find the first's items.
@@ -153,7 +127,7 @@ public final class Runner {
                 long planned = 0;
                 try {
                     VariantOutcome outcome = session.run(index, fork, variant, entry.getValue(),
-                            remote ? RemoteRun.PENDING_JDK : jdks.info(entry.getValue()), servers);
+                            hosting.jdkBeforeStart(entry.getValue()));
                     planned = outcome.plannedMillis();
                 } catch (ConditionRefusedException e) {
                     throw e; // --tls or --gzip that a variant cannot honour: the run stops
@@ -193,8 +167,8 @@ public final class Runner {
                             .findFirst().orElseThrow();
                     int c = conditionSets.stream().map(Conditions::label).toList().indexOf(conditions);
                     RunSettings under = settings.forConditions(conditionSets.get(c)).forAddedFork(scenario, fork, iterations);
-                    VariantSession session = new VariantSession(under, new StepMeasurement(under, flamegraphs, memcachedPid,
-                            problems, price, hosts), progress, recorder, problems, host);
+                    VariantSession session = new VariantSession(under, new StepMeasurement(under, flamegraphs,
+                            hosting.memcachedPid(), problems, pricing, hosts), progress, recorder, problems, hosting);
                     return runSession.run(session, entry, c, fork);
                 });
             }
@@ -206,16 +180,9 @@ public final class Runner {
             if (loadHosts != null) {
                 loadHosts.close();
             }
-            if (memcached != null) {
-                memcached.close();
-            }
-            if (serverHost != null) {
-                serverHost.close();
-            }
+            hosting.close();
         }
-        if (serverHost != null) {
-            env = RemoteRun.record(env, serverHost, settings);
-        }
+        env = hosting.describe(env);
         env = RunEnvironment.finished(env, settings, started, Optional.ofNullable(flamegraphs).map(Flamegraphs::describe),
                 problems.texts(), jdks.skipped());
         EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,7 +14,6 @@ import org.testbed.driver.LoadResult;
 import org.testbed.driver.NioHttpDriver;
 import org.testbed.driver.Scenarios;
 import org.testbed.driver.Target;
-import org.testbed.jmeter.distributed.LoadHosts;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.capacity.CapacityRecord;
@@ -23,16 +21,12 @@ import org.testbed.runfolder.stats.SteadyState;
 import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.runner.capacity.CapacitySearch;
 import org.testbed.runner.env.JdkInfo;
-import org.testbed.runner.flame.Flamegraphs;
-import org.testbed.runner.host.LocalServer;
-import org.testbed.runner.host.RemoteHost;
 import org.testbed.runner.host.RunningServer;
 import org.testbed.runner.problem.Problem;
 import org.testbed.runner.problem.Problems;
 import org.testbed.scenario.Workload;
 import org.testbed.ssh.ConnectionLostException;
 import org.testbed.variant.Variant;
-import org.testbed.variant.VariantProcess;
 
 /**
  * One start of one variant: launch its jar (pinned), wait for health, and for each scenario
@@ -41,7 +35,6 @@ import org.testbed.variant.VariantProcess;
  * measured.
  */
 final class VariantSession {
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     /** The most users a warm-up sends: the delay scenario's 400, not a staircase's 1100. */
     private static final int WARMUP_MAX_USERS = 400;
     /** Users that warm up an open-model scenario, whose rate a closed warm-up cannot mimic. */
@@ -60,12 +53,12 @@ final class VariantSession {
     private final Progress progress;
     private final RunRecorder recorder;
     private final Problems problems;
-    private final RemoteHost remote;
+    private final ServerHosting hosting;
 
-    /** @param remote the server's machine of a {@code --server-host} run, or null to start variants here */
+    /** @param hosting where the variants run: here or on the server's machine */
     VariantSession(RunSettings settings, StepMeasurement measurement, Progress progress, RunRecorder recorder,
-                   Problems problems, RemoteHost remote) {
-        this.remote = remote;
+                   Problems problems, ServerHosting hosting) {
+        this.hosting = hosting;
         this.settings = settings;
         this.measurement = measurement;
         this.progress = progress;
@@ -78,7 +71,7 @@ final class VariantSession {
      *              apart from the others'
      * @param repeat which pass of the run this is (1-based), which keeps its keys apart from earlier passes'
      */
-    VariantOutcome run(int index, int repeat, Variant variant, Path java, JdkInfo jdk, String memcachedServers)
+    VariantOutcome run(int index, int repeat, Variant variant, Path java, JdkInfo jdk)
             throws IOException, InterruptedException {
         Path jar = variant.jarIn(settings.output().root());
         if (!Files.isRegularFile(jar)) {
@@ -91,16 +84,9 @@ final class VariantSession {
                 jdk.label(), settings.conditions().equals(Conditions.PLAIN) ? "" : ", " + settings.conditions().label(),
                 settings.load().repeat() > 1 ? ", fork " + repeat + "/" + settings.load().repeat() : ""));
         long planned = 0;
-        try (RunningServer server = remote != null
-                ? remote.start(variant, jar, remoteJvmArgs(), serverFlags(), settings.conditions().tls(), log, problems)
-                : new LocalServer(start(variant, command(variant, java, jdk, jar, memcachedServers), log),
-                        jdk.home().isEmpty() ? null : Path.of(jdk.home()))) {
-            // On the server's machine the JDK is the one it chose, known once the variant is deployed.
-            JdkInfo serverJdk = server.jdk() != null ? server.jdk() : jdk;
-            if (server.jdk() != null) {
-                progress.info("   on " + server.machine().host() + " (" + server.machine().describeArch() + "), JDK "
-                        + serverJdk.label());
-            }
+        try (RunningServer server = hosting.start(settings, variant, java, jdk, log)) {
+            hosting.started(server).ifPresent(progress::info);
+            JdkInfo serverJdk = server.jdk();
             Target target = Target.of(server.baseUri());
             ServerReadiness.awaitHealthy(server.baseUri());
             Scenarios scenarios = new Scenarios(settings.output().runId(), settings.load().payloadSize(), settings.load().delayMs(), 42L);
@@ -109,8 +95,7 @@ final class VariantSession {
                 String name = scenario.getKey();
                 ServerReadiness.preload(server.baseUri(), scenarios.preload(scenarios.workload(name, keys + "-pre")));
                 WarmUp warmUp = warmUp(server, target, round -> scenarios.workload(name, keys + "-warm-" + name + "-" + round),
-                        scenario.getValue(), remote == null ? CompilerPlacement.local(server.pid(), settings.servers().pinning())
-                                : CompilerPlacement.NONE);
+                        scenario.getValue(), hosting.compilers(server, settings.servers().pinning()));
                 planned += Math.round(warmUp.seconds() * 1000);
                 // A warm-up of more users than the server has threads leaves requests queued in it when the
                 // driver stops: the health check answers once they have drained, so the first step starts
@@ -211,88 +196,6 @@ final class VariantSession {
         progress.info(String.format(Locale.ROOT, "   capacity of %s %s under %s: %s req/s (%s)", variant.name(), scenario,
                 plan.sla().label(), ResultRow.num(record.capacityRps(), 0), record.reason()));
         return planned;
-    }
-
-    /**
-     * Starts the variant; under {@code --tls} or {@code --gzip} a variant that will not start so, or
-     * serves plain HTTP when asked for HTTPS, stops the run with one line naming it.
-     */
-    private VariantProcess start(Variant variant, List<String> command, Path log) throws IOException {
-        Conditions conditions = settings.conditions();
-        String asked = String.join(" ", conditionFlags());
-        VariantProcess server;
-        try {
-            server = VariantProcess.start(variant, command, log, START_TIMEOUT);
-        } catch (IOException e) {
-            if (conditions.equals(Conditions.PLAIN)) {
-                throw e;
-            }
-            throw new ConditionRefusedException(variant.name() + " did not start with " + asked + ": "
-                    + ConditionRefusedException.reason(e.getMessage()) + " (see " + log + ")");
-        }
-        if (conditions.tls() && !"https".equals(server.baseUri().getScheme())) {
-            server.close();
-            throw new ConditionRefusedException(variant.name() + " cannot serve HTTPS: started with --tls, it listens on "
-                    + server.baseUri() + "; run it without --tls");
-        }
-        return server;
-    }
-
-    private List<String> command(Variant variant, Path java, JdkInfo jdk, Path jar, String memcachedServers) {
-        List<String> command = new ArrayList<>(Pinning.prefix(settings.servers().pinning().serverCpus()));
-        command.add(java.toString());
-        command.addAll(settings.servers().jvmArgs());
-        if (settings.observation().flamegraph().isPresent()) {
-            command.addAll(Flamegraphs.jvmArgs(jdk.feature()));
-        }
-        command.addAll(List.of("-jar", jar.toString(), "--mode", variant.mode(),
-                "--host", listenAddress(), "--port", "0", "--memcached-servers", memcachedServers));
-        command.addAll(serverFlags());
-        return command;
-    }
-
-    /**
-     * Where a variant on this machine listens: loopback, or with {@code --load-hosts} this machine's
-     * address as the load machines reach it (they cannot reach its loopback).
-     */
-    private String listenAddress() {
-        return settings.loadHosts().map(LoadHosts.Settings::localAddress).orElse("127.0.0.1");
-    }
-
-    /**
-     * The JVM options of a variant on the server's machine. For flame graphs, the profiler's flags
-     * of the newest JDKs, which a JDK 17 there ignores: its release is known only once it is deployed.
-     */
-    private List<String> remoteJvmArgs() {
-        List<String> args = new ArrayList<>(settings.servers().jvmArgs());
-        if (settings.observation().flamegraph().isPresent()) {
-            args.add("-XX:+IgnoreUnrecognizedVMOptions");
-            args.addAll(Flamegraphs.jvmArgs(JdkChoice.SHARED_RELEASE));
-        }
-        return args;
-    }
-
-    /** The server's flags besides where it listens and its memcached: the threads and the run's conditions. */
-    private List<String> serverFlags() {
-        List<String> flags = new ArrayList<>(List.of("--threads", Integer.toString(settings.servers().threads())));
-        flags.addAll(conditionFlags());
-        return flags;
-    }
-
-    /** The server flags of the run's conditions: {@code --tls}, {@code --gzip}, {@code --metrics}. */
-    private List<String> conditionFlags() {
-        List<String> flags = new ArrayList<>();
-        Conditions conditions = settings.conditions();
-        if (conditions.tls()) {
-            flags.add("--tls");
-        }
-        if (conditions.gzip()) {
-            flags.add("--gzip");
-        }
-        if (conditions.metrics()) {
-            flags.add("--metrics");
-        }
-        return flags;
     }
 
     /**
