@@ -86,64 +86,84 @@ final class VariantSession {
         long planned = 0;
         try (RunningServer server = hosting.start(settings, variant, java, jdk, log)) {
             hosting.started(server).ifPresent(progress::info);
-            JdkInfo serverJdk = server.jdk();
-            Target target = Target.of(server.baseUri());
+            Started started = new Started(new ServedVariant(variant, server, server.jdk(), Target.of(server.baseUri())),
+                    repeat, "v" + index + (repeat > 1 ? "r" + repeat : ""), log,
+                    new Scenarios(settings.output().runId(), settings.load().payloadSize(), settings.load().delayMs(), 42L));
             ServerReadiness.awaitHealthy(server.baseUri());
-            Scenarios scenarios = new Scenarios(settings.output().runId(), settings.load().payloadSize(), settings.load().delayMs(), 42L);
-            String keys = "v" + index + (repeat > 1 ? "r" + repeat : "");
             for (Map.Entry<String, List<Level>> scenario : settings.load().scenarios().entrySet()) {
-                String name = scenario.getKey();
-                ServerReadiness.preload(server.baseUri(), scenarios.preload(scenarios.workload(name, keys + "-pre")));
-                WarmUp warmUp = warmUp(server, target, round -> scenarios.workload(name, keys + "-warm-" + name + "-" + round),
-                        scenario.getValue(), hosting.compilers(server, settings.servers().pinning()));
-                planned += Math.round(warmUp.seconds() * 1000);
-                // A warm-up of more users than the server has threads leaves requests queued in it when the
-                // driver stops: the health check answers once they have drained, so the first step starts
-                // from the server's steady state, not from the warm-up's backlog (1.5 s of it for 64 users
-                // on 4 threads with 100 ms of delay).
-                ServerReadiness.awaitHealthy(server.baseUri());
-                StepRunner steps = (level, slug, iteration) -> {
-                    String step = variant.name() + " " + name + " " + level.label();
-                    if (!alive(server, step)) {
-                        throw new IOException(variant.name() + " exited during the run; see " + log);
-                    }
-                    // The previous window's users are gone, but a server with fewer threads than users
-                    // still holds their queued requests (400 users on 20 threads with 150 ms each:
-                    // 2.9 s of them). Measured at once, the next window waits behind that backlog and
-                    // saw 5-7 req/s where Little's law allows 133. The health check answers once it is drained.
-                    ServerReadiness.awaitHealthy(server.baseUri());
-                    Workload workload = scenarios.workload(name, keys + "-" + name + "-" + slug
-                            + (iteration > 1 ? "-i" + iteration : ""));
-                    try {
-                        Sample sample = measurement.measure(new ServedVariant(variant, server, serverJdk, target),
-                                new SamplePlan(workload, level, repeat, iteration, warmUp), progress.live(step, settings.load().duration()));
-                        recorder.record(sample);
-                        progress.step(sample);
-                        return sample;
-                    } catch (ConnectionLostException e) {
-                        throw e.during(step);
-                    } catch (IOException e) {
-                        Problem problem = problems.stepFailed(variant.name() + " " + name + " " + level.label(), e.getMessage());
-                        progress.info("!! " + problem.text());
-                        return null;
-                    } finally {
-                        progress.planned(settings.load().duration());
-                    }
-                };
-                if (settings.capacity().isPresent()) {
-                    planned += searchCapacity(variant, name, repeat, steps, server);
-                } else {
-                    for (Level level : scenario.getValue()) {
-                        // Iterations follow each other in the same server, as JMH's do: its warm-up holds for all.
-                        for (int iteration = 1; iteration <= settings.load().iterations(); iteration++) {
-                            steps.measure(level, ResultRow.StepKey.levelSlug(level.concurrency(), level.rate()), iteration);
-                            planned += settings.load().duration().toMillis();
-                        }
-                    }
-                }
+                planned += runScenario(started, scenario.getKey(), scenario.getValue());
             }
         }
         return new VariantOutcome(planned);
+    }
+
+    /**
+     * One start of the variant as its scenarios see it.
+     *
+     * @param keys what keeps this start's keys apart from the others' ({@code v3r2})
+     * @param log the log of its start
+     */
+    private record Started(ServedVariant served, int repeat, String keys, Path log, Scenarios scenarios) {
+    }
+
+    /** Preloads, warms up and measures one scenario's steps; returns the planned time it took, in milliseconds. */
+    private long runScenario(Started started, String name, List<Level> levels) throws IOException, InterruptedException {
+        RunningServer server = started.served().server();
+        Scenarios scenarios = started.scenarios();
+        ServerReadiness.preload(server.baseUri(), scenarios.preload(scenarios.workload(name, started.keys() + "-pre")));
+        WarmUp warmUp = warmUp(server, started.served().target(),
+                round -> scenarios.workload(name, started.keys() + "-warm-" + name + "-" + round), levels,
+                hosting.compilers(server, settings.servers().pinning()));
+        long planned = Math.round(warmUp.seconds() * 1000);
+        // A warm-up of more users than the server has threads leaves requests queued in it when the
+        // driver stops: the health check answers once they have drained, so the first step starts
+        // from the server's steady state, not from the warm-up's backlog (1.5 s of it for 64 users
+        // on 4 threads with 100 ms of delay).
+        ServerReadiness.awaitHealthy(server.baseUri());
+        StepRunner steps = (level, slug, iteration) -> measureStep(started, name, warmUp, level, slug, iteration);
+        if (settings.capacity().isPresent()) {
+            return planned + searchCapacity(started.served().variant(), name, started.repeat(), steps, server);
+        }
+        for (Level level : levels) {
+            // Iterations follow each other in the same server, as JMH's do: its warm-up holds for all.
+            for (int iteration = 1; iteration <= settings.load().iterations(); iteration++) {
+                steps.measure(level, ResultRow.StepKey.levelSlug(level.concurrency(), level.rate()), iteration);
+                planned += settings.load().duration().toMillis();
+            }
+        }
+        return planned;
+    }
+
+    /** Measures one step of scenario {@code name} and records it; null when it failed (reported, the next one is tried). */
+    private Sample measureStep(Started started, String name, WarmUp warmUp, Level level, String slug, int iteration)
+            throws IOException, InterruptedException {
+        ServedVariant served = started.served();
+        String step = served.variant().name() + " " + name + " " + level.label();
+        if (!alive(served.server(), step)) {
+            throw new IOException(served.variant().name() + " exited during the run; see " + started.log());
+        }
+        // The previous window's users are gone, but a server with fewer threads than users
+        // still holds their queued requests (400 users on 20 threads with 150 ms each:
+        // 2.9 s of them). Measured at once, the next window waits behind that backlog and
+        // saw 5-7 req/s where Little's law allows 133. The health check answers once it is drained.
+        ServerReadiness.awaitHealthy(served.server().baseUri());
+        Workload workload = started.scenarios().workload(name, started.keys() + "-" + name + "-" + slug
+                + (iteration > 1 ? "-i" + iteration : ""));
+        try {
+            Sample sample = measurement.measure(served, new SamplePlan(workload, level, started.repeat(), iteration, warmUp),
+                    progress.live(step, settings.load().duration()));
+            recorder.record(sample);
+            progress.step(sample);
+            return sample;
+        } catch (ConnectionLostException e) {
+            throw e.during(step);
+        } catch (IOException e) {
+            Problem problem = problems.stepFailed(step, e.getMessage());
+            progress.info("!! " + problem.text());
+            return null;
+        } finally {
+            progress.planned(settings.load().duration());
+        }
     }
 
     /** Is the server still running? A lost server machine is named with the step it was lost before. */
