@@ -222,7 +222,7 @@ public final class JMeterDriver implements LoadDriver {
             if (remote != null) {
                 command.addAll(List.of("-R", remote.remoteHosts(), "-Jclient.rmi.localport=" + remote.controllerPort()));
             }
-            return measure(command, step, results, log, workload, level, seconds, remote, users);
+            return measure(new Invocation(command, step, results, log), new StepLoad(workload, level, seconds, remote, users));
         } finally {
             if (remote != null) {
                 remote.close();
@@ -252,98 +252,167 @@ public final class JMeterDriver implements LoadDriver {
         return dirs;
     }
 
-    private LoadResult measure(List<String> command, Path step, Path results, Path log, Workload workload, Level level,
-                               long seconds, LoadEngines.Running remote, List<Integer> users)
-            throws IOException, InterruptedException {
+    /**
+     * One JMeter run of a step: its command line and the files of the step's directory it reads and writes.
+     *
+     * @param dir the step's directory (its plan, properties and lanes)
+     * @param results the samples JMeter writes (its JTL file)
+     * @param log JMeter's own log
+     */
+    private record Invocation(List<String> command, Path dir, Path results, Path log) {
+        String commandLine() {
+            return String.join(" ", command);
+        }
+    }
+
+    /**
+     * The step's load as JMeter applies it.
+     *
+     * @param seconds the measured window, whole seconds
+     * @param remote with load hosts, their engines running the step; null when JMeter runs here alone
+     * @param users each engine's users (an open step: one sequence per engine)
+     */
+    private record StepLoad(Workload workload, Level level, long seconds, LoadEngines.Running remote, List<Integer> users) {
+        int engineCount() {
+            return remote == null ? 1 : users.size();
+        }
+    }
+
+    /**
+     * What a JMeter run that finished gave.
+     *
+     * @param output what JMeter printed
+     * @param window its samples within the window
+     * @param arrivals an open step's sends against its schedule; null for a closed one
+     * @param cpu the controller's CPU time
+     * @param engineCpu each load host's engine's CPU (none when JMeter ran here alone)
+     */
+    private record Finished(String output, JtlWindow window, ArrivalTimes arrivals, ControllerCpu cpu,
+                            List<LoadEngines.EngineCpu> engineCpu) {
+    }
+
+    private LoadResult measure(Invocation run, StepLoad load) throws IOException, InterruptedException {
         ProcStat before = ProcStat.self();
         Process jmeter;
         try {
-            jmeter = new ProcessBuilder(command).directory(step.toFile()).redirectErrorStream(true).start();
+            jmeter = new ProcessBuilder(run.command()).directory(run.dir().toFile()).redirectErrorStream(true).start();
         } catch (IOException e) {
-            throw new IOException("JMeter cannot start: " + String.join(" ", command) + ": " + e.getMessage(), e);
+            throw new IOException("JMeter cannot start: " + run.commandLine() + ": " + e.getMessage(), e);
         }
-        AtomicReference<Moment> atStart = new AtomicReference<>();
-        AtomicReference<Moment> atEnd = new AtomicReference<>();
-        StringBuilder output = new StringBuilder();
-        Thread reader = new Thread(() -> readOutput(jmeter, output, atStart, atEnd), "jmeter-output");
-        reader.setDaemon(true);
-        reader.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(pacing.rampSeconds() + seconds + GRACE_SECONDS);
+        Output output = Output.follow(jmeter);
+        awaitExit(jmeter, run, load, output);
+        output.join();
+        ProcStat after = ProcStat.self();
+        RuntimeException lostAtEnd = load.remote() == null ? null : load.remote().lost();
+        if (lostAtEnd != null) {
+            throw lostAtEnd;
+        }
+        List<LoadEngines.EngineCpu> engineCpu = load.remote() == null ? List.of() : load.remote().cpu();
+        String text = output.text();
+        if (jmeter.exitValue() != 0 || output.atStart() == null || !Files.isRegularFile(run.results())) {
+            throw new IOException("JMeter failed (exit " + jmeter.exitValue() + (output.atStart() == null
+                    ? ", its test never started" : "") + "): " + run.commandLine() + "\n" + text + logTail(run.log()));
+        }
+        ArrivalTimes arrivals = load.level().isOpen() ? new ArrivalTimes(load.level().rate() / load.engineCount()) : null;
+        JtlWindow window = readWindow(run, load, arrivals, text);
+        ControllerCpu cpu = ControllerCpu.of(after.minus(before), output, load.seconds());
+        return result(run, load, new Finished(text, window, arrivals, cpu, engineCpu));
+    }
+
+    /**
+     * Waits for JMeter to end, at most its window, ramp-up and grace; a load host lost meanwhile stops it
+     * at once (the controller would wait for that engine until the grace ran out).
+     */
+    private void awaitExit(Process jmeter, Invocation run, StepLoad load, Output output) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(pacing.rampSeconds() + load.seconds() + GRACE_SECONDS);
         while (!jmeter.waitFor(250, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
-            RuntimeException lost = remote == null ? null : remote.lost();
+            RuntimeException lost = load.remote() == null ? null : load.remote().lost();
             if (lost != null) {
-                // A load host gone: the controller would wait for its engine until the grace ran out.
                 jmeter.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 throw lost;
             }
         }
         if (jmeter.isAlive()) {
             jmeter.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new IOException("JMeter did not finish within " + (seconds + GRACE_SECONDS) + " s: "
-                    + String.join(" ", command) + "\n" + output + logTail(log));
+            throw new IOException("JMeter did not finish within " + (load.seconds() + GRACE_SECONDS) + " s: "
+                    + run.commandLine() + "\n" + output.text() + logTail(run.log()));
         }
-        reader.join(10_000);
-        ProcStat after = ProcStat.self();
-        RuntimeException lostAtEnd = remote == null ? null : remote.lost();
-        if (lostAtEnd != null) {
-            throw lostAtEnd;
-        }
-        List<LoadEngines.EngineCpu> engineCpu = remote == null ? List.of() : remote.cpu();
-        String text;
-        synchronized (output) {
-            text = output.toString();
-        }
-        if (jmeter.exitValue() != 0 || atStart.get() == null || !Files.isRegularFile(results)) {
-            throw new IOException("JMeter failed (exit " + jmeter.exitValue() + (atStart.get() == null ? ", its test never started"
-                    : "") + "): " + String.join(" ", command) + "\n" + text + logTail(log));
-        }
-        double totalCpuMs = ClockTicks.toMillis(after.minus(before).childTicks());
-        double startupCpuMs = ClockTicks.toMillis(atStart.get().cpu().ticks());
+    }
+
+    /**
+     * The samples of the window: the {@code seconds} from the first sample (with a ramp-up, the steady
+     * part after it, as Gatling's RealisticUsers measures); an open step's sends go to {@code arrivals} too.
+     */
+    private JtlWindow readWindow(Invocation run, StepLoad load, ArrivalTimes arrivals, String text) throws IOException {
         long[] firstStart = {Long.MAX_VALUE};
-        int engineCount = remote == null ? 1 : users.size();
-        ArrivalTimes arrivals = level.isOpen() ? new ArrivalTimes(level.rate() / engineCount) : null;
-        JtlReader.read(results, s -> {
+        JtlReader.read(run.results(), s -> {
             firstStart[0] = Math.min(firstStart[0], s.startMillis());
             if (arrivals != null) {
                 arrivals.add(s);
             }
         });
         if (firstStart[0] == Long.MAX_VALUE) {
-            throw new IOException("JMeter sent no request: " + String.join(" ", command) + "\n" + text + logTail(log));
+            throw new IOException("JMeter sent no request: " + run.commandLine() + "\n" + text + logTail(run.log()));
         }
-        // With a ramp-up the window is the steady part after it, as Gatling's RealisticUsers measures.
-        JtlWindow window = new JtlWindow(Operations.of(workload).labels(),
-                firstStart[0] + TimeUnit.SECONDS.toMillis(pacing.rampSeconds()), seconds);
-        JtlReader.read(results, window::add);
-        // JMeter's CPU from its test start to its test end (else to its exit), at the rate it used it
-        // over its test, for the window: its test runs a little longer than the window (its threads
-        // start before the first sample and finish their last one after the scheduler's end).
-        Moment end = atEnd.get();
-        double testCpuMs = Math.max(0, (end != null ? ClockTicks.toMillis(end.cpu().ticks()) : totalCpuMs) - startupCpuMs);
-        long testMillis = end != null && atStart.get().epochMillis() > 0 && end.epochMillis() > atStart.get().epochMillis()
-                ? end.epochMillis() - atStart.get().epochMillis() : 0;
-        double cpuMs = testMillis > seconds * 1000 ? testCpuMs * seconds * 1000 / testMillis : testCpuMs;
+        JtlWindow window = new JtlWindow(Operations.of(load.workload()).labels(),
+                firstStart[0] + TimeUnit.SECONDS.toMillis(pacing.rampSeconds()), load.seconds());
+        JtlReader.read(run.results(), window::add);
+        return window;
+    }
+
+    /** The step's figures, and its raw text: the command, JMeter's output, then how each figure was read. */
+    private LoadResult result(Invocation run, StepLoad load, Finished finished) {
+        Level level = load.level();
+        long seconds = load.seconds();
+        JtlWindow window = finished.window();
+        ArrivalTimes arrivals = finished.arrivals();
+        ControllerCpu cpu = finished.cpu();
         List<OperationFigures> operations = window.operations(seconds);
         Latency latency = Latency.ofMicros(window.latency);
         Latency lag = arrivals == null ? Latency.NONE : arrivals.scheduleLag();
         int peakConnections = arrivals == null ? level.concurrency() : arrivals.peakInFlight();
-        String raw = "$ " + String.join(" ", command) + "\n" + text + "\n"
-                + report(level, seconds, window, latency, operations, cpuMs, startupCpuMs, step)
-                + (arrivals == null ? "" : openModel(level, engineCount, lag, peakConnections))
+        String raw = "$ " + run.commandLine() + "\n" + finished.output() + "\n"
+                + report(load, window, latency, operations, cpu, run.dir())
+                + (arrivals == null ? "" : openModel(level, load.engineCount(), lag, peakConnections))
                 + String.format(Locale.ROOT, "JMeter's CPU over its test (%d ms from its start line to its end line):"
-                        + " %.0f ms; over its whole life: %.0f ms%n", testMillis, testCpuMs, totalCpuMs)
-                + (remote == null ? "" : engines(window, engineCpu, seconds, remote, users, level))
+                        + " %.0f ms; over its whole life: %.0f ms%n", cpu.testMillis(), cpu.testMs(), cpu.totalMs())
+                + (load.remote() == null ? "" : engines(window, finished.engineCpu(), load))
                 + (pacing.isNone() ? "" : String.format(Locale.ROOT, "realistic users: started evenly over %d s, a think time of"
                         + " %d-%d ms (uniform) before each request; the window is the %d s after the ramp-up, whose %d samples"
                         + " are left out%n", pacing.rampSeconds(), pacing.think().min().toMillis(),
                         pacing.think().max().toMillis(), seconds, window.beforeWindow));
         // Spread over the load hosts, the busiest one says whether the load side measured itself.
-        double busiest = engineCpu.stream().mapToDouble(LoadEngines.EngineCpu::pct).max().orElse(Double.NaN);
+        double busiest = finished.engineCpu().stream().mapToDouble(LoadEngines.EngineCpu::pct).max().orElse(Double.NaN);
         return new LoadResult(NAME, new Throughput(window.requests, window.errors, seconds, window.perSecond()),
                 // Open: JMeter's latency is from the send, so it is the uncorrected one too; the lag is its schedule's.
                 arrivals == null ? ClientLatency.closedModel(latency) : new ClientLatency(latency, latency, lag.p99(), lag.max()),
-                cpuMs, peakConnections, TransportCounts.NONE, raw, operations,
+                cpu.windowMs(), peakConnections, TransportCounts.NONE, raw, operations,
                 window.intervals(seconds), "", busiest);
+    }
+
+    /**
+     * JMeter's CPU time, the controller's.
+     *
+     * @param totalMs over its whole life
+     * @param startupMs before its test started (its JVM start, the plan loaded)
+     * @param testMs from its test start to its test end (else to its exit)
+     * @param testMillis how long its test took by its own lines; 0 when they do not say
+     * @param windowMs its test's CPU at the rate it used it over its test, for the window: its test runs a
+     *                 little longer than the window (its threads start before the first sample and finish
+     *                 their last one after the scheduler's end)
+     */
+    private record ControllerCpu(double totalMs, double startupMs, double testMs, long testMillis, double windowMs) {
+
+        static ControllerCpu of(ProcStat life, Output output, long seconds) {
+            double totalCpuMs = ClockTicks.toMillis(life.childTicks());
+            double startupCpuMs = ClockTicks.toMillis(output.atStart().cpu().ticks());
+            Moment end = output.atEnd();
+            double testCpuMs = Math.max(0, (end != null ? ClockTicks.toMillis(end.cpu().ticks()) : totalCpuMs) - startupCpuMs);
+            long testMillis = end != null && output.atStart().epochMillis() > 0 && end.epochMillis() > output.atStart().epochMillis()
+                    ? end.epochMillis() - output.atStart().epochMillis() : 0;
+            double cpuMs = testMillis > seconds * 1000 ? testCpuMs * seconds * 1000 / testMillis : testCpuMs;
+            return new ControllerCpu(totalCpuMs, startupCpuMs, testCpuMs, testMillis, cpuMs);
+        }
     }
 
     /** What the open model's figures include, for the raw file. */
@@ -361,8 +430,10 @@ public final class JMeterDriver implements LoadDriver {
     }
 
     /** The distributed step by load host: its users' requests and errors in the window, its engine's CPU. */
-    private static String engines(JtlWindow window, List<LoadEngines.EngineCpu> cpu, long seconds, LoadEngines.Running remote,
-                                  List<Integer> users, Level level) {
+    private static String engines(JtlWindow window, List<LoadEngines.EngineCpu> cpu, StepLoad load) {
+        List<Integer> users = load.users();
+        Level level = load.level();
+        LoadEngines.Running remote = load.remote();
         String share = level.isOpen()
                 ? String.format(Locale.ROOT, "arrivals at %s/s on each of %d load hosts (each engine runs the whole schedule:"
                         + " the step's %s divided), each on a sequence of its own", PlanXml.rateText(level.rate() / users.size()),
@@ -382,6 +453,49 @@ public final class JMeterDriver implements LoadDriver {
                     i + 1, c.host(), counts[0], counts[1], c.cpuMs(), c.pct(), c.cpus(), c.seconds()));
         }
         return raw.toString();
+    }
+
+    /**
+     * JMeter's output as it prints it, copied on a thread of its own, with its CPU time at the moments
+     * it says its test started and ended.
+     */
+    private static final class Output {
+        private final StringBuilder text = new StringBuilder();
+        private final AtomicReference<Moment> atStart = new AtomicReference<>();
+        private final AtomicReference<Moment> atEnd = new AtomicReference<>();
+        private final Thread reader;
+
+        private Output(Process jmeter) {
+            reader = new Thread(() -> readOutput(jmeter, text, atStart, atEnd), "jmeter-output");
+            reader.setDaemon(true);
+        }
+
+        static Output follow(Process jmeter) {
+            Output output = new Output(jmeter);
+            output.reader.start();
+            return output;
+        }
+
+        /** Waits for the last of it once JMeter has exited. */
+        void join() throws InterruptedException {
+            reader.join(10_000);
+        }
+
+        String text() {
+            synchronized (text) {
+                return text.toString();
+            }
+        }
+
+        /** When its test started; null when it never said. */
+        Moment atStart() {
+            return atStart.get();
+        }
+
+        /** When its test ended; null when it never said (its CPU up to its exit counts). */
+        Moment atEnd() {
+            return atEnd.get();
+        }
     }
 
     /** Copies JMeter's output; reads its CPU time the moments it says its test started and ended. */
@@ -422,8 +536,12 @@ public final class JMeterDriver implements LoadDriver {
         return m.find() ? Long.parseLong(m.group(1)) : 0;
     }
 
-    private static String report(Level level, long seconds, JtlWindow window, Latency l, List<OperationFigures> operations,
-                                 double cpuMs, double startupCpuMs, Path step) {
+    private static String report(StepLoad load, JtlWindow window, Latency l, List<OperationFigures> operations,
+                                 ControllerCpu cpu, Path step) {
+        Level level = load.level();
+        long seconds = load.seconds();
+        double cpuMs = cpu.windowMs();
+        double startupCpuMs = cpu.startupMs();
         StringBuilder raw = new StringBuilder();
         raw.append(String.format(Locale.ROOT, "driver %s (Apache JMeter %s non-GUI, HttpClient4 with keep-alive), %s,"
                         + " window %d s from the first sample; plan %s%n", NAME, JMeterPlan.JMETER_VERSION, level.isOpen()

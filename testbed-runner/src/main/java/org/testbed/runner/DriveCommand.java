@@ -87,6 +87,28 @@ final class DriveCommand implements Callable<Integer> {
             Pinning.pin(ProcessHandle.current().pid(), loadCpus);
             cpus = Pinning.parse(loadCpus).size();
         }
+        LoadDriver d = loadDriver();
+        String runId = KeySpace.newRunId();
+        Scenarios scenarios = new Scenarios(runId, 100, delayMs, 42L);
+        Workload workload = scenarios.workload(scenario, "drive");
+        if (!d.supports(workload, level)) {
+            throw new IllegalArgumentException("--driver " + driver + " cannot drive " + scenario + " at " + level.label());
+        }
+        preload(scenarios.preload(workload));
+        LiveLine live = LiveLine.of(System.out);
+        if (!Levels.duration(warmup).isZero()) {
+            run(d, target, scenarios.workload(scenario, "drive-warm"), level, Levels.duration(warmup), cpus,
+                    live.during("warm-up " + scenario + " " + level.label(), Levels.duration(warmup)));
+        }
+        LoadResult r = run(d, target, workload, level, Levels.duration(duration), cpus,
+                live.during(scenario + " " + level.label(), Levels.duration(duration)));
+        live.clear();
+        print(d, level, r, cpus, target.tls());
+        return 0;
+    }
+
+    /** {@code --driver}, checked: a wrk that is not installed says so before anything runs. */
+    private LoadDriver loadDriver() throws IOException {
         Path wrk = null;
         if (driver.equals(WrkDriver.NAME)) {
             wrk = WrkDriver.find();
@@ -98,38 +120,32 @@ final class DriveCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--driver " + driver + ": not a driver; use " + NioHttpDriver.NAME
                     + ", " + WrkDriver.NAME + " or " + JMeterDriver.NAME);
         }
-        LoadDriver d = switch (driver) {
+        return switch (driver) {
             case WrkDriver.NAME -> new WrkDriver(wrk, Files.createTempDirectory("testbed-drive"), Levels.duration("10s"));
             case JMeterDriver.NAME -> new JMeterDriver(
                     JMeterHome.find(main != null ? main.root() : RepositoryRoot.resolve(null)).require(),
                     Files.createTempDirectory("testbed-drive"), Levels.duration("10s"));
             default -> new NioHttpDriver(Levels.duration("10s"), 4096, gzip);
         };
-        String runId = KeySpace.newRunId();
-        Scenarios scenarios = new Scenarios(runId, 100, delayMs, 42L);
-        Workload workload = scenarios.workload(scenario, "drive");
-        if (!d.supports(workload, level)) {
-            throw new IllegalArgumentException("--driver " + driver + " cannot drive " + scenario + " at " + level.label());
+    }
+
+    /** Writes the scenario's items first (a scenario that reads them finds them); a server that refuses stops the command. */
+    private void preload(List<RequestSpec> preload) throws IOException, InterruptedException {
+        if (preload.isEmpty()) {
+            return;
         }
-        List<RequestSpec> preload = scenarios.preload(workload);
-        if (!preload.isEmpty()) {
-            Preloader.Outcome preloaded = Preloader.run(url, preload, PRELOAD_IN_FLIGHT);
-            if (preloaded.refused()) {
-                throw new IllegalStateException("nothing answers at " + url + ": " + preloaded.firstFailure());
-            }
-            if (preloaded.failed() > 0) {
-                // The step still runs: its own error count shows what the missing items cost.
-                System.err.println("drive: preload: " + preloaded.describe());
-            }
+        Preloader.Outcome preloaded = Preloader.run(url, preload, PRELOAD_IN_FLIGHT);
+        if (preloaded.refused()) {
+            throw new IllegalStateException("nothing answers at " + url + ": " + preloaded.firstFailure());
         }
-        LiveLine live = LiveLine.of(System.out);
-        if (!Levels.duration(warmup).isZero()) {
-            run(d, target, scenarios.workload(scenario, "drive-warm"), level, Levels.duration(warmup), cpus,
-                    live.during("warm-up " + scenario + " " + level.label(), Levels.duration(warmup)));
+        if (preloaded.failed() > 0) {
+            // The step still runs: its own error count shows what the missing items cost.
+            System.err.println("drive: preload: " + preloaded.describe());
         }
-        LoadResult r = run(d, target, workload, level, Levels.duration(duration), cpus,
-                live.during(scenario + " " + level.label(), Levels.duration(duration)));
-        live.clear();
+    }
+
+    /** The window's figures, per operation when it has several, and the driver's raw output with {@code --raw}. */
+    private void print(LoadDriver d, Level level, LoadResult r, int cpus, boolean tls) {
         System.out.printf(Locale.ROOT, "%s %s %s: %d requests, %d errors, %.0f req/s, p50 %.3f p90 %.3f p99 %.3f p99.9 %.3f max %.3f ms,"
                         + " driver CPU %.0f ms = %.1f%% of %d CPU(s)%n", d.name(), scenario, level.label(), r.requests(), r.errors(),
                 r.rps(), r.latency().p50(), r.latency().p90(), r.latency().p99(), r.latency().p999(), r.latency().max(),
@@ -143,13 +159,12 @@ final class DriveCommand implements Callable<Integer> {
                         op.latency().p99(), op.latency().p999(), op.latency().max());
             }
         }
-        if (target.tls() || gzip) {
+        if (tls || gzip) {
             System.out.printf(Locale.ROOT, "TLS handshakes %d, gzip responses %d%n", r.tlsHandshakes(), r.gzipResponses());
         }
         if (raw) {
             System.out.println(r.raw());
         }
-        return 0;
     }
 
     /** One window; testbed-nio tells {@code live} each second of it (wrk knows none before it ends). */

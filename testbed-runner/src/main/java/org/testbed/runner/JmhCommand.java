@@ -74,17 +74,7 @@ final class JmhCommand implements Callable<Integer> {
         Path results = root.resolve("results");
         Files.createDirectories(results);
         Path out = results.resolve("jmh-" + stamp + ".json");
-        String profileDir = null;
-        if (profile) {
-            Path library = asyncProfilerLibrary(root);
-            Path dir = results.resolve("jmh-" + stamp + "-async");
-            Files.createDirectories(dir);
-            options.add("-prof");
-            options.add("async:libPath=" + library + ";output=flamegraph;dir=" + dir);
-            // ServerBenchmark attaches the same profiler to the variant it starts when this is set.
-            profileDir = dir.toString();
-            System.err.println("testbed: flame graphs go to " + dir);
-        }
+        String profileDir = profile ? asyncProfile(root, results.resolve("jmh-" + stamp + "-async"), options) : null;
         // -foe true: a benchmark that fails (a wrong answer, a variant that does not start) fails the run.
         if (!options.contains("-foe")) {
             options.add("-foe");
@@ -101,6 +91,20 @@ final class JmhCommand implements Callable<Integer> {
             System.err.println("testbed: results: " + out);
         }
         return status;
+    }
+
+    /**
+     * With {@code --profile-async}: JMH's async profiler into {@code dir}, added to {@code options};
+     * returns the directory.
+     */
+    private static String asyncProfile(Path root, Path dir, List<String> options) throws IOException {
+        Path library = asyncProfilerLibrary(root);
+        Files.createDirectories(dir);
+        options.add("-prof");
+        options.add("async:libPath=" + library + ";output=flamegraph;dir=" + dir);
+        System.err.println("testbed: flame graphs go to " + dir);
+        // ServerBenchmark attaches the same profiler to the variant it starts when this is set.
+        return dir.toString();
     }
 
     /** Whether the benchmarks {@code jmh} would run include one whose name starts with {@code prefix}. */

@@ -1,5 +1,6 @@
 package org.testbed.runner;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,13 +31,12 @@ import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.RemoteHostSettings;
-import org.testbed.runner.setup.ToolInstaller;
 import org.testbed.runner.step.Levels;
 import org.testbed.runner.step.Pinning;
 import org.testbed.runner.step.Profile;
-import org.testbed.runner.step.RunPrice;
 import org.testbed.runner.step.RunSettings;
 import org.testbed.runner.step.Runner;
+import org.testbed.runner.step.ServerPlace;
 import org.testbed.scenario.KeySpace;
 import org.testbed.scenario.ThinkTime;
 import org.testbed.ssh.SshException;
@@ -320,20 +320,56 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path repo = root();
-        VariantManifest manifest = VariantManifest.load(repo.resolve(VariantManifest.FILE_NAME));
-        List<Variant> selected = new ArrayList<>();
-        if (variants == null || variants.isEmpty()) {
-            selected.addAll(manifest.variants());
-        } else {
-            for (String name : variants) {
-                if (!name.isBlank()) {
-                    selected.add(manifest.find(name.strip()));
-                }
-            }
-        }
+        List<Variant> selected = selectedVariants(repo);
         Profile p = Profile.of(profile);
         CapacityPlan capacity = capacityPlan(sla != null ? sla : p.sla());
         List<Conditions> conditionSets = conditionSets(p);
+        Map<String, List<Level>> plan = plan(p);
+        List<Assertion> assertions = assertOptions.parse();
+        RunAssertions.requireScenarios(assertions, plan.keySet());
+        String d = driverName();
+        if (java != null && !Files.isExecutable(java)) {
+            throw new IllegalArgumentException("--java " + java + " is not an executable java launcher");
+        }
+        String id = runId != null ? runId : KeySpace.newRunId();
+        Path folder = out != null ? out : repo.resolve("results").resolve(id);
+        if (Files.isRegularFile(folder.resolve("results.csv"))) {
+            throw new IllegalArgumentException(folder + " already holds a run; choose another --out");
+        }
+        if (flamegraph != null && !Flamegraphs.MODES.contains(flamegraph)) {
+            throw new IllegalArgumentException("--flamegraph takes " + String.join(" or ", Flamegraphs.MODES) + ", not '" + flamegraph + "'");
+        }
+        Optional<RemoteHostSettings> remote = remoteHost();
+        LoadHosts.Settings load = loadHosts(d);
+        ServerPlace place = ServerPlace.of(remote);
+        RunSettings settings = new RunSettings(
+                new RunSettings.Output(repo, folder.toAbsolutePath(), id, p.label(), spec.commandLine().getParseResult().originalArgs()),
+                load(p, plan, d), servers(selected, place.pinning(serverCpus, loadCpus, memcachedCpus)),
+                new RunSettings.Observation(Optional.ofNullable(flamegraph), counters, jfr),
+                conditionSets, Optional.ofNullable(capacity), remote, price.list(), Optional.ofNullable(load), precision(p));
+        checkLimits(settings);
+        place.prepare(settings);
+        buildJars(repo, selected, d);
+        return runAndCheck(settings, assertions);
+    }
+
+    /** {@code --variants}, or every variant of variants.conf. */
+    private List<Variant> selectedVariants(Path repo) throws IOException {
+        VariantManifest manifest = VariantManifest.load(repo.resolve(VariantManifest.FILE_NAME));
+        if (variants == null || variants.isEmpty()) {
+            return new ArrayList<>(manifest.variants());
+        }
+        List<Variant> selected = new ArrayList<>();
+        for (String name : variants) {
+            if (!name.isBlank()) {
+                selected.add(manifest.find(name.strip()));
+            }
+        }
+        return selected;
+    }
+
+    /** Each scenario with its levels: {@code --concurrency} and {@code --rate}, else the profile's, else 8, 64 and 256 users. */
+    private Map<String, List<Level>> plan(Profile p) {
         Map<String, List<Level>> plan = new LinkedHashMap<>();
         List<String> names = scenarios == null || scenarios.isEmpty() ? new ArrayList<>(p.scenarios().keySet()) : scenarios;
         for (String name : names) {
@@ -351,46 +387,40 @@ final class RunCommand implements Callable<Integer> {
             }
             plan.put(n, levels);
         }
-        List<Assertion> assertions = assertOptions.parse();
-        RunAssertions.requireScenarios(assertions, plan.keySet());
+        return plan;
+    }
+
+    /** {@code --driver}, checked. */
+    private String driverName() {
         String d = driver.strip();
         if (!d.equals("auto") && !d.equals(NioHttpDriver.NAME) && !d.equals(WrkDriver.NAME) && !d.equals(JMeterDriver.NAME)) {
             throw new IllegalArgumentException("--driver must be auto, " + NioHttpDriver.NAME + ", " + WrkDriver.NAME + " or "
                     + JMeterDriver.NAME);
         }
-        if (java != null && !Files.isExecutable(java)) {
-            throw new IllegalArgumentException("--java " + java + " is not an executable java launcher");
-        }
-        String id = runId != null ? runId : KeySpace.newRunId();
-        Path folder = out != null ? out : repo.resolve("results").resolve(id);
-        if (Files.isRegularFile(folder.resolve("results.csv"))) {
-            throw new IllegalArgumentException(folder + " already holds a run; choose another --out");
-        }
-        if (flamegraph != null && !Flamegraphs.MODES.contains(flamegraph)) {
-            throw new IllegalArgumentException("--flamegraph takes " + String.join(" or ", Flamegraphs.MODES) + ", not '" + flamegraph + "'");
-        }
-        RemoteHostSettings remote = remoteHost();
-        LoadHosts.Settings load = loadHosts(d);
-        Pinning pinning = remote != null
-                ? Pinning.decide("", loadCpus == null ? "" : loadCpus, "", Pinning.allowedCpus(), Pinning.tasksetAvailable())
-                : Pinning.decide(serverCpus, loadCpus, memcachedCpus, Pinning.allowedCpus(), Pinning.tasksetAvailable());
+        return d;
+    }
+
+    /** The load every step applies: the options given, else the profile's. */
+    private RunSettings.Load load(Profile p, Map<String, List<Level>> plan, String driverName) {
+        return new RunSettings.Load(plan,
+                duration != null ? Levels.duration(duration) : p.duration(),
+                warmup != null ? Levels.duration(warmup) : p.warmup(),
+                warmupAtLeast != null ? Levels.duration(warmupAtLeast) : Duration.ZERO,
+                repeat != null ? repeat : p.repeat(), iterations != null ? iterations : p.iterations(), driverName, delayMs,
+                payloadSize != null ? payloadSize : p.payloadSize() > 0 ? p.payloadSize() : DEFAULT_PAYLOAD,
+                maxConnections, Levels.duration(timeout), saturation, pacing(driverName, plan));
+    }
+
+    /** How the variants are started, with MEMCACHED_SERVERS when it is set. */
+    private RunSettings.Servers servers(List<Variant> selected, Pinning pinning) {
         String servers = System.getenv("MEMCACHED_SERVERS");
-        RunSettings settings = new RunSettings(
-                new RunSettings.Output(repo, folder.toAbsolutePath(), id, p.label(),
-                        spec.commandLine().getParseResult().originalArgs()),
-                new RunSettings.Load(plan,
-                        duration != null ? Levels.duration(duration) : p.duration(),
-                        warmup != null ? Levels.duration(warmup) : p.warmup(),
-                        warmupAtLeast != null ? Levels.duration(warmupAtLeast) : Duration.ZERO,
-                        repeat != null ? repeat : p.repeat(), iterations != null ? iterations : p.iterations(), d, delayMs,
-                        payloadSize != null ? payloadSize : p.payloadSize() > 0 ? p.payloadSize() : DEFAULT_PAYLOAD,
-                        maxConnections, Levels.duration(timeout), saturation, pacing(d, plan)),
-                new RunSettings.Servers(selected, Optional.ofNullable(java).map(Path::toAbsolutePath), mixedJdks,
-                        jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")), threads,
-                        Optional.ofNullable(servers).map(String::strip).filter(s -> !s.isEmpty()), pinning),
-                new RunSettings.Observation(Optional.ofNullable(flamegraph), counters, jfr),
-                conditionSets, Optional.ofNullable(capacity), Optional.ofNullable(remote), price.list(),
-                Optional.ofNullable(load), precision(p));
+        return new RunSettings.Servers(selected, Optional.ofNullable(java).map(Path::toAbsolutePath), mixedJdks,
+                jvmArgs.isBlank() ? List.of() : Arrays.asList(jvmArgs.strip().split("\\s+")), threads,
+                Optional.ofNullable(servers).map(String::strip).filter(s -> !s.isEmpty()), pinning);
+    }
+
+    /** The limits of the options whose values only the settings know (a profile's default among them). */
+    private void checkLimits(RunSettings settings) {
         if (settings.load().warmupAtLeast().compareTo(settings.load().warmup()) > 0) {
             throw new IllegalArgumentException("--warmup-at-least " + warmupAtLeast + " is longer than the warm-up's limit"
                     + " (--warmup " + settings.load().warmup().toSeconds() + "s)");
@@ -407,22 +437,23 @@ final class RunCommand implements Callable<Integer> {
         if (java != null && mixedJdks) {
             throw new IllegalArgumentException("--java and --mixed-jdks exclude each other: --java runs every variant on one JDK");
         }
-        if (remote == null) {
-            RunPrice.local(settings); // a prices file without this machine stops the run before it starts
-        }
-        if (settings.servers().memcachedServers().isEmpty() && remote == null) {
-            new ToolInstaller(System.err).ensureMemcached();
-        }
-        // The run measures the jars as they are on disk: build the missing or stale ones, in one Maven call.
+    }
+
+    /** The run measures the jars as they are on disk: builds the missing or stale ones, in one Maven call. */
+    private static void buildJars(Path repo, List<Variant> selected, String driverName) throws IOException {
         List<ModuleJar> jars = new ArrayList<>(selected.stream().map(v -> new ModuleJar(v.module(), v.jar())).toList());
         boolean builtJMeter = JMeterHome.find(repo).dir().equals(repo.resolve(JMeterHome.BUILT).toAbsolutePath().normalize());
-        if (d.equals(JMeterDriver.NAME) && builtJMeter) {
+        if (driverName.equals(JMeterDriver.NAME) && builtJMeter) {
             jars.add(new ModuleJar("testbed-jmeter", JMeterHome.MODULE_JAR)); // built together with the JMeter home
         }
         StaleJars.in(repo).buildStale(jars);
-        if (d.equals(JMeterDriver.NAME)) {
+        if (driverName.equals(JMeterDriver.NAME)) {
             JMeterHome.find(repo).require(); // before any server starts: a clear error when JMeter cannot start
         }
+    }
+
+    /** Runs, then checks the gates: the exit status of a run that measured, stopped or failed its gates. */
+    private static int runAndCheck(RunSettings settings, List<Assertion> assertions) throws IOException, InterruptedException {
         Runner runner = new Runner(settings, System.out);
         int rows;
         try {
@@ -433,7 +464,7 @@ final class RunCommand implements Callable<Integer> {
         }
         int status = rows > 0 ? (runner.problems().isEmpty() ? 0 : Main.EXIT_INCOMPLETE) : Main.EXIT_FAILED;
         // The run folder is complete and its report written: the gates read it as report --assert would.
-        if (rows > 0 && !assertions.isEmpty() && AssertOptions.check(folder.toAbsolutePath(), assertions, System.out)) {
+        if (rows > 0 && !assertions.isEmpty() && AssertOptions.check(settings.output().out(), assertions, System.out)) {
             return Main.EXIT_GATE_FAILED;
         }
         return status;
@@ -534,10 +565,10 @@ final class RunCommand implements Callable<Integer> {
                 + " give it with --local-address");
     }
 
-    /** The server's machine of {@code --server-host}, checked; null without it. */
-    private RemoteHostSettings remoteHost() {
+    /** The server's machine of {@code --server-host}, checked; empty without it. */
+    private Optional<RemoteHostSettings> remoteHost() {
         if (serverHost == null) {
-            return null;
+            return Optional.empty();
         }
         List<String> local = new ArrayList<>();
         if (serverCpus != null || memcachedCpus != null) {
@@ -556,8 +587,8 @@ final class RunCommand implements Callable<Integer> {
         }
         String address = serverAddress == null || serverAddress.isBlank() ? target.host() : serverAddress.strip();
         Target.allowNamedServer(address);
-        return new RemoteHostSettings(target.destination(), ssh.port, ssh.identity, ssh.options, serverDir.strip(), address, appPort,
-                serverJava == null || serverJava.isBlank() ? null : serverJava.strip());
+        return Optional.of(new RemoteHostSettings(target.destination(), ssh.port, ssh.identity, ssh.options, serverDir.strip(),
+                address, appPort, serverJava == null || serverJava.isBlank() ? null : serverJava.strip()));
     }
 
     /**

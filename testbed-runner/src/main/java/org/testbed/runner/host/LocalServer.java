@@ -19,14 +19,16 @@ import org.testbed.variant.VariantProcess;
 /** A variant started on this machine: read from this machine's {@code /proc} and hsperfdata. */
 public final class LocalServer implements RunningServer {
     private final VariantProcess process;
+    private final JdkInfo jdk;
     private final Path javaHome;
     /** Its cgroup with a CPU limit, found at its first reading (a process stays in its cgroup); null until then. */
     private Optional<CgroupCpu> limitedCgroup;
 
-    /** @param javaHome the JDK the variant runs on, for jstat when its hsperfdata file is not there; may be null */
-    public LocalServer(VariantProcess process, Path javaHome) {
+    /** @param jdk the JDK the variant runs on (its home for jstat, when its hsperfdata file is not there) */
+    public LocalServer(VariantProcess process, JdkInfo jdk) {
         this.process = process;
-        this.javaHome = javaHome;
+        this.jdk = jdk;
+        this.javaHome = jdk.home().isEmpty() ? null : Path.of(jdk.home());
     }
 
     @Override
@@ -74,7 +76,7 @@ public final class LocalServer implements RunningServer {
 
     @Override
     public JdkInfo jdk() {
-        return null;
+        return jdk;
     }
 
     @Override

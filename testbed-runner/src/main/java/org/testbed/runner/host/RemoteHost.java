@@ -28,6 +28,7 @@ import org.testbed.runner.env.Environment;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.ssh.ConnectionLostException;
 import org.testbed.ssh.RemoteResult;
+import org.testbed.runner.problem.Problems;
 import org.testbed.ssh.SshException;
 import org.testbed.ssh.SshTarget;
 import org.testbed.variant.Variant;
@@ -143,9 +144,10 @@ public final class RemoteHost implements AutoCloseable {
      * @param jvmArgs the JVM's options (TESTBED_JAVA_OPTS there)
      * @param serverFlags the server's flags ({@code --threads}, the conditions)
      * @param log the local log of this variant's start
+     * @param problems where a server that could not be stopped there at the end is reported
      */
     public RunningServer start(Variant variant, Path jar, List<String> jvmArgs, List<String> serverFlags, boolean tls,
-                               Path log, List<String> problems) throws IOException, InterruptedException {
+                               Path log, Problems problems) throws IOException, InterruptedException {
         Map<String, String> environment = new HashMap<>(System.getenv());
         environment.put("TESTBED_JAVA_OPTS", String.join(" ", jvmArgs));
         RemoteSettings remote = RemoteSettings.of(environment, memcachedServers, settings.appPort(), "0.0.0.0", settings.java(),

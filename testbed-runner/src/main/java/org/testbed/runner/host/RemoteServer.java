@@ -13,6 +13,7 @@ import org.testbed.runfolder.counters.CounterReading;
 import org.testbed.runner.deploy.Deployer;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.problem.Problems;
 import org.testbed.runner.proc.CgroupCpu;
 import org.testbed.runner.proc.CompilerThreads;
 import org.testbed.runner.proc.CpuTimes;
@@ -73,12 +74,12 @@ public final class RemoteServer implements RunningServer {
     private final URI baseUri;
     private final JdkInfo jdk;
     private final MachineLabel label;
-    private final List<String> problems;
+    private final Problems problems;
     /** Its cgroup with a CPU limit there, found at its first reading; null until then. */
     private Optional<CgroupCpu> limitedCgroup;
 
     RemoteServer(ServerMachine machine, Deployer deployer, long pid, URI baseUri, JdkInfo jdk, MachineLabel label,
-                 List<String> problems) {
+                 Problems problems) {
         this.label = label;
         this.machine = machine;
         this.deployer = deployer;
@@ -280,11 +281,11 @@ public final class RemoteServer implements RunningServer {
         try {
             RemoteResult stopped = deployer.stop();
             if (!stopped.ok()) {
-                problems.add("could not stop the server in " + deployer.directory() + " on " + machine.destination()
+                problems.serverNotStopped("could not stop the server in " + deployer.directory() + " on " + machine.destination()
                         + ": " + stopped.output());
             }
         } catch (RuntimeException e) {
-            problems.add("could not stop the server in " + deployer.directory() + " on " + machine.destination() + " ("
+            problems.serverNotStopped("could not stop the server in " + deployer.directory() + " on " + machine.destination() + " ("
                     + e.getMessage() + "); it is stopped there when the run's ssh session ends");
         }
     }

@@ -33,7 +33,7 @@ public interface RunningServer extends AutoCloseable {
      */
     CompilerThreads compilers();
 
-    /** The JDK as the server's machine sees it, or null when the caller's probe of the local launcher stands. */
+    /** The JDK it runs on, as its machine sees it. */
     JdkInfo jdk();
 
     /** Starts {@code perf stat} on its machine, attached to it; the counts are copied into {@code output}. */

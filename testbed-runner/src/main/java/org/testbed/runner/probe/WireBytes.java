@@ -19,18 +19,23 @@ public final class WireBytes implements Probe {
     private Measured measured = Measured.NONE;
 
     @Override
+    public String observes() {
+        return "bytes on the wire";
+    }
+
+    @Override
     public Set<Figure> figures() {
         return EnumSet.of(Figure.BYTES_IN, Figure.BYTES_OUT);
     }
 
     @Override
-    public void afterWindow(LoadResult result) {
-        LoadResult.TransportCounts t = result.transport();
+    public void afterStep(Window window) {
+        LoadResult.TransportCounts t = window.result().transport();
         measured = new Measured(Map.of(Figure.BYTES_IN, t.requestBytesPerResponse(), Figure.BYTES_OUT, t.responseBytesPerResponse()));
     }
 
     @Override
-    public Measured summarise() {
-        return measured;
+    public ProbeResult result() {
+        return ProbeResult.NONE.withFigures(measured);
     }
 }

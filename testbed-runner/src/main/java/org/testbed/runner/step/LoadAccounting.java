@@ -7,6 +7,7 @@ import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.driver.LoadResult;
 import org.testbed.driver.proc.ClockTicks;
 import org.testbed.driver.proc.ProcStat;
+import org.testbed.runner.proc.CpuTimes;
 
 /**
  * Where a step's CPU time went, from two {@link ServerSnapshot}s and the driver's result: the
@@ -46,11 +47,13 @@ record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double s
         double loadBusy = after.machine().busyPct(before.machine(), loadList);
         double serverBusy = after.machine().busyPct(before.machine(), serverList);
         double steal = after.machine().stealPct(before.machine(), all);
-        if (before.serverMachine() != null && after.serverMachine() != null) {
+        if (before.serverMachine().isPresent() && after.serverMachine().isPresent()) {
             // The server on its own machine: its CPUs' busy time and steal are that machine's, all its CPUs.
-            serverList = after.serverMachine().perCpu().keySet().stream().sorted().toList();
-            serverBusy = after.serverMachine().busyPct(before.serverMachine(), serverList);
-            steal = after.serverMachine().stealPct(before.serverMachine(), serverList);
+            CpuTimes from = before.serverMachine().get();
+            CpuTimes to = after.serverMachine().get();
+            serverList = to.perCpu().keySet().stream().sorted().toList();
+            serverBusy = to.busyPct(from, serverList);
+            steal = to.stealPct(from, serverList);
         }
         // memcached counts on the load side only when it runs on the load CPUs (the default split).
         boolean memcachedOnLoad = before.memcached() != null && !pinning.loadCpus().isEmpty()

@@ -128,7 +128,7 @@ public final class Progress {
         out.printf(Locale.ROOT, "[%3d/%d] %-22s %-9s %-8s %9.0f req/s  p99 %8.3f ms%s  cpu %7.4f ms/req%s  load CPU %3.0f%%%s%s%s%s%s  ETA %s%n",
                 stepsDone, totalSteps, row.variant(), row.scenario(), row.key().describe(), row.throughput().rps(), row.latency().p99Ms(),
                 connectRetries(step.server().listenQueueOverflowed()), row.server().cpuMsPerReq(), SaturationAccounting.headline(step.server().saturation(), row.throughput().requests())
-                        + (sample.jfr() == null ? "" : RecordingLine.headline(sample.jfr())),
+                        + sample.probed().recording().map(RecordingLine::headline).orElse(""),
                 step.load().loadSidePct(), step.load().saturated() ? " SATURATED" : "",
                 step.load().otherLoadPct() > LoadAccounting.NOISE_PCT
                         ? String.format(Locale.ROOT, "  NOT QUIET (%.0f%% other load)", step.load().otherLoadPct()) : "",

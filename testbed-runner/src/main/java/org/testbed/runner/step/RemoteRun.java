@@ -17,9 +17,9 @@ import org.testbed.runner.host.RemoteHostSettings;
 import org.testbed.variant.Variant;
 
 /**
- * What a {@code --server-host} run does differently from a local one, kept here so that
- * {@link Runner} only asks: connect to the server's machine, and record both machines and the
- * network between them in environment.json.
+ * The parts of a {@code --server-host} run that concern the server's machine itself, for
+ * {@link RemoteHosting}: connect to it, and record both machines and the network between them in
+ * environment.json.
  */
 final class RemoteRun {
     /** Until a variant is deployed the JDK is not known here: the server's machine chooses it. */

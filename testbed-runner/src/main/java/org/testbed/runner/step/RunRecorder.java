@@ -81,11 +81,11 @@ final class RunRecorder {
         for (OperationRecord operation : sample.operations()) {
             OperationsCsv.TABLE.append(operationsCsv, operation);
         }
-        if (sample.counters() != null) {
-            CountersCsv.TABLE.append(countersCsv, sample.counters());
+        if (sample.probed().counters().isPresent()) {
+            CountersCsv.TABLE.append(countersCsv, sample.probed().counters().get());
         }
-        if (sample.jfr() != null) {
-            JfrCsv.TABLE.append(jfrCsv, sample.jfr());
+        if (sample.probed().recording().isPresent()) {
+            JfrCsv.TABLE.append(jfrCsv, sample.probed().recording().get());
         }
         byStep.computeIfAbsent(sample.key(), k -> new ArrayList<>()).add(sample);
         List<ResultRow> rows = new ArrayList<>();

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.testbed.jmeter.JMeterHome;
 import org.testbed.jmeter.distributed.LoadHosts;
-import org.testbed.memcached.MemcachedProcess;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.EnvironmentFile;
 import org.testbed.runfolder.csv.ResultRow;
@@ -25,7 +24,7 @@ import org.testbed.runfolder.report.ReportWriter;
 import org.testbed.runfolder.summary.RunSummary;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
-import org.testbed.runner.host.RemoteHost;
+import org.testbed.runner.problem.Problems;
 import org.testbed.ssh.ConnectionLostException;
 import org.testbed.variant.Variant;
 
@@ -37,7 +36,7 @@ import org.testbed.variant.Variant;
 public final class Runner {
     private final RunSettings settings;
     private final PrintStream console;
-    private final List<String> problems = new ArrayList<>();
+    private final Problems problems = new Problems();
 
     public Runner(RunSettings settings, PrintStream console) {
         this.settings = settings;
@@ -48,36 +47,72 @@ public final class Runner {
     public int run() throws IOException, InterruptedException {
         LeftBehind.stopOnExit();
         Path out = settings.output().out();
-        Files.createDirectories(out.resolve("raw"));
-        Files.createDirectories(out.resolve("logs"));
-        RunRecorder recorder = RunRecorder.create(out, settings.observation().counters(), settings.observation().jfr(),
-                settings.capacity().isPresent());
+        RunRecorder recorder = createFolder(out);
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         long runStart = System.nanoTime();
         recorder.holdTo(settings.precision().target(), settings.load().repeat());
-        Pinning pinning = settings.servers().pinning();
-        Environment.cpus(); // counted before this process is pinned
-        Pinning.allowedCpusAtStart();
-        Pinning.pin(ProcessHandle.current().pid(), pinning.loadCpus());
+        pinThisProcess();
 
         JdkChoice jdks = new JdkChoice(settings, console);
-        boolean remote = settings.serverHost().isPresent();
-        // With --server-host the server's machine chooses each variant's JDK (testbed-launch), and reports it.
-        Map<Variant, Path> javas = remote ? RemoteRun.javas(settings.servers().variants()) : jdks.choose();
-        // On this machine the price is known now; on the server's machine once it has answered.
-        Optional<Pricing> pricing = remote ? Optional.empty() : RunPrice.local(settings);
-        EnvironmentRecord env = RunEnvironment.of(settings, started, remote ? Map.of() : javas, jdks)
-                .withPrice(pricing.map(Pricing::section));
+        ServerHosting hosting = ServerPlace.of(settings.serverHost()).hosting(settings, jdks, problems);
+        Map<Variant, Path> javas = hosting.javas();
+        EnvironmentRecord env = RunEnvironment.of(settings, started, hosting.javasHere(), jdks)
+                .withPrice(hosting.price().map(Pricing::section));
         EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
-
         Optional<String> flameMode = settings.observation().flamegraph();
         Flamegraphs flamegraphs = flameMode.isPresent() ? Flamegraphs.prepare(out.resolve("flame"), flameMode.get()) : null;
-        int starts = javas.size() * settings.conditionSets().size() * settings.load().repeat();
+        Progress progress = announce(recorder, javas.size());
+
+        LoadHosts loadHosts = null;
+        try {
+            env = openServers(hosting, env, progress);
+            loadHosts = connectLoadHosts(progress);
+            Optional<Pricing> pricing = hosting.price();
+            pricing.ifPresent(p -> progress.info("price: " + p.describe() + "; each step's cost per million requests"
+                    + " = price per hour × share / (req/s × 3600) × 1e6 (steps.csv's cost_per_million)"));
+            LoadHosts hosts = loadHosts;
+            new RunSessions(settings, progress, recorder, problems, hosting, under -> new StepMeasurement(under, flamegraphs,
+                    hosting.memcachedPid(), problems, pricing, hosts)).run(javas, runStart);
+        } catch (ConnectionLostException e) {
+            // A load host lost while connecting: nothing was measured; the report and environment.json are still written.
+            problems.machineLost(e.getMessage());
+            progress.info("!! " + e.getMessage() + "; the run stops here");
+        } finally {
+            if (loadHosts != null) {
+                loadHosts.close();
+            }
+            hosting.close();
+        }
+        env = RunEnvironment.finished(hosting.describe(env), settings, started,
+                Optional.ofNullable(flamegraphs).map(Flamegraphs::describe), problems.texts(), jdks.skipped());
+        EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
+        report(out, recorder, progress);
+        return recorder.steps();
+    }
+
+    /** The run folder's directories and its tables, created empty. */
+    private RunRecorder createFolder(Path out) throws IOException {
+        Files.createDirectories(out.resolve("raw"));
+        Files.createDirectories(out.resolve("logs"));
+        return RunRecorder.create(out, settings.observation().counters(), settings.observation().jfr(),
+                settings.capacity().isPresent());
+    }
+
+    /** Pins the runner (the load driver) to the load CPUs, once the CPUs it may use are counted. */
+    private void pinThisProcess() throws IOException {
+        Environment.cpus(); // counted before this process is pinned
+        Pinning.allowedCpusAtStart();
+        Pinning.pin(ProcessHandle.current().pid(), settings.servers().pinning().loadCpus());
+    }
+
+    /** The progress of a run of {@code variants} variants, once it has said what it will do. */
+    private Progress announce(RunRecorder recorder, int variants) {
+        int starts = variants * settings.conditionSets().size() * settings.load().repeat();
         Progress progress = new Progress(console, recorder, settings.samplesPerPass() * settings.load().repeat(),
                 settings.measuredMillisPerPass() * settings.load().repeat(), settings.warmUpsPerPass() * settings.load().repeat(),
                 settings.load().warmup(), starts);
         progress.info(String.format(Locale.ROOT, "testbed run %s: %d variant(s), scenarios %s, %s per sample after up to %s"
-                        + " of warm-up%s%s%s; %s; results in %s", settings.output().runId(), javas.size(), settings.load().scenarios().keySet(),
+                        + " of warm-up%s%s%s; %s; results in %s", settings.output().runId(), variants, settings.load().scenarios().keySet(),
                 human(settings.load().duration()), human(settings.load().warmup()),
                 settings.capacity().map(plan -> String.format(Locale.ROOT, ", capacity under %s searched from %s to %s"
                         + " req/s to within %s%%", plan.sla().label(), ResultRow.num(plan.low(), 0),
@@ -86,7 +121,7 @@ public final class Runner {
                 settings.conditionSets().equals(List.of(Conditions.PLAIN)) ? ""
                         : ", conditions " + settings.conditionsLabel() + (settings.conditionSets().size() > 1
                         ? " (every variant under each, started afresh for each)" : ""),
-                pinning.describe(), out));
+                settings.servers().pinning().describe(), settings.output().out()));
         progress.info(String.format(Locale.ROOT, "planned: %d server start(s), %d warm-up(s) ending once steady, %d sample(s)"
                         + " of %s; at most %s%s", starts, settings.warmUpsPerPass() * settings.load().repeat(),
                 settings.samplesPerPass() * settings.load().repeat(), human(settings.load().duration()), progress.atMost(),
@@ -94,130 +129,32 @@ public final class Runner {
                         + " than the target (%s), within %s for the whole run", settings.precision().target().describe(),
                         settings.precision().budget().map(b -> Progress.format(b.toMillis()))
                                 .orElse("1.5 x the planned forks' time")) : ""));
+        return progress;
+    }
 
-        MemcachedProcess memcached = null;
-        RemoteHost serverHost = null;
-        LoadHosts loadHosts = null;
-        String memcachedServers = settings.servers().memcachedServers().orElse(null); // null: a private one
-        try {
-            if (remote) {
-                progress.info("connecting to " + settings.serverHost().orElseThrow().destination() + " (ssh port "
-                        + settings.serverHost().orElseThrow().sshPort() + ")...");
-                serverHost = RemoteRun.connect(settings, memcachedServers);
-                memcachedServers = serverHost.memcachedServers();
-                progress.info(RemoteRun.describe(serverHost, settings));
-                pricing = RunPrice.remote(settings, serverHost);
-                env = RemoteRun.record(env, serverHost, settings).withPrice(pricing.map(Pricing::section));
-                EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
-            } else if (memcachedServers == null) {
-                memcached = MemcachedProcess.start(0, 1024);
-                Pinning.pin(memcached.pid(), pinning.memcachedCpus());
-                memcachedServers = memcached.address();
-                progress.info("memcached started on " + memcachedServers + " (pid " + memcached.pid() + ")");
-            } else {
-                progress.info("using MEMCACHED_SERVERS=" + memcachedServers);
-            }
-            env = env.withRun(env.run().withMemcached(memcachedServers,
-                    memcached != null || serverHost != null && serverHost.memcachedPid() > 0));
-            if (settings.loadHosts().isPresent()) {
-                loadHosts = LoadHosts.connect(settings.loadHosts().get(), JMeterHome.find(settings.output().root()),
-                        settings.output().runId(), out.resolve("jmeter"), progress::info);
-                progress.info("load from JMeter's engines on " + String.join(", ", loadHosts.hosts()) + " (controller here at "
-                        + loadHosts.localAddress() + "; each step's users divided over them)");
-            }
-            pricing.ifPresent(p -> progress.info("price: " + p.describe() + "; each step's cost per million requests"
-                    + " = price per hour × share / (req/s × 3600) × 1e6 (steps.csv's cost_per_million)"));
-            List<Conditions> conditionSets = settings.conditionSets();
-            List<VariantSession> sessions = new ArrayList<>();
-            for (Conditions conditions : conditionSets) {
-                RunSettings under = settings.forConditions(conditions);
-                StepMeasurement measurement = new StepMeasurement(under, flamegraphs, memcached != null ? memcached.pid() : -1,
-                        problems, pricing, loadHosts);
-                sessions.add(new VariantSession(under, measurement, progress, recorder, problems, serverHost));
-            }
-            List<Map.Entry<Variant, Path>> variants = new ArrayList<>(javas.entrySet());
-            ForkCosts costs = new ForkCosts();
-            // What every session needs, fixed from here on.
-            String servers = memcachedServers;
-            long memcachedPid = memcached != null ? memcached.pid() : -1;
-            Optional<Pricing> price = pricing;
-            LoadHosts hosts = loadHosts;
-            RemoteHost host = serverHost;
-            SessionRunner runSession = (session, entry, c, fork) -> {
-                Variant variant = entry.getKey();
-                // Keys apart per variant and conditions: a second session must not find the first's items.
-                int index = c * variants.size() + variants.indexOf(entry) + 1;
-                long t0 = System.nanoTime();
-                long planned = 0;
-                try {
-                    VariantOutcome outcome = session.run(index, fork, variant, entry.getValue(),
-                            remote ? RemoteRun.PENDING_JDK : jdks.info(entry.getValue()), servers);
-                    planned = outcome.plannedMillis();
-                } catch (ConditionRefusedException e) {
-                    throw e; // --tls or --gzip that a variant cannot honour: the run stops
-                } catch (ConnectionLostException e) {
-                    // The server's machine is gone: every later step would fail the same way. The steps
-                    // done are kept; the report and environment.json are still written.
-                    problems.add(e.getMessage());
-                    progress.info("!! " + e.getMessage() + "; the run stops here, the steps measured so far are kept");
-                    return false;
-                } catch (IOException | RuntimeException e) {
-                    String problem = variant.name() + (conditionSets.size() > 1 ? " " + conditionSets.get(c).label() : "")
-                            + (settings.load().repeat() > 1 ? " (fork " + fork + ")" : "") + ": " + e.getMessage();
-                    problems.add(problem);
-                    progress.info("!! " + problem.lines().findFirst().orElse(problem) + " (skipped; see "
-                            + out.relativize(out.resolve("logs")) + ")");
-                }
-                long wall = (System.nanoTime() - t0) / 1_000_000;
-                progress.variantDone(Math.max(0, wall - planned));
-                costs.sessionDone(variant.name(), conditionSets.get(c).label(), wall, planned);
-                return true;
-            };
-            boolean going = true;
-            passes:
-            for (int repeat = 1; repeat <= settings.load().repeat(); repeat++) {
-                for (Map.Entry<Variant, Path> entry : rotated(variants, repeat - 1)) {
-                    for (int c = 0; c < conditionSets.size(); c++) {
-                        if (!runSession.run(sessions.get(c), entry, c, repeat)) {
-                            going = false;
-                            break passes;
-                        }
-                    }
-                }
-            }
-            if (going && settings.precision().active() && settings.capacity().isEmpty()) {
-                new PrecisionPhase(settings, recorder, progress, costs, runStart).run((variant, conditions, scenario, fork,
-                                                                                         iterations, why) -> {
-                    Map.Entry<Variant, Path> entry = variants.stream().filter(e -> e.getKey().name().equals(variant))
-                            .findFirst().orElseThrow();
-                    int c = conditionSets.stream().map(Conditions::label).toList().indexOf(conditions);
-                    RunSettings under = settings.forConditions(conditionSets.get(c)).forAddedFork(scenario, fork, iterations);
-                    VariantSession session = new VariantSession(under, new StepMeasurement(under, flamegraphs, memcachedPid,
-                            problems, price, hosts), progress, recorder, problems, host);
-                    return runSession.run(session, entry, c, fork);
-                });
-            }
-        } catch (ConnectionLostException e) {
-            // A load host lost while connecting: nothing was measured; the report and environment.json are still written.
-            problems.add(e.getMessage());
-            progress.info("!! " + e.getMessage() + "; the run stops here");
-        } finally {
-            if (loadHosts != null) {
-                loadHosts.close();
-            }
-            if (memcached != null) {
-                memcached.close();
-            }
-            if (serverHost != null) {
-                serverHost.close();
-            }
+    /** Makes the servers' side ready and records it in environment.json; returns the record with its memcached. */
+    private EnvironmentRecord openServers(ServerHosting hosting, EnvironmentRecord env, Progress progress)
+            throws IOException, InterruptedException {
+        hosting.open(progress);
+        EnvironmentRecord opened = hosting.describe(env).withPrice(hosting.price().map(Pricing::section));
+        EnvironmentFile.write(settings.output().out().resolve(EnvironmentFile.NAME), opened);
+        return opened.withRun(opened.run().withMemcached(hosting.memcachedServers(), hosting.memcachedStartedByRunner()));
+    }
+
+    /** With {@code --load-hosts}, JMeter's engines there, connected; else null. */
+    private LoadHosts connectLoadHosts(Progress progress) throws IOException, InterruptedException {
+        if (settings.loadHosts().isEmpty()) {
+            return null;
         }
-        if (serverHost != null) {
-            env = RemoteRun.record(env, serverHost, settings);
-        }
-        env = RunEnvironment.finished(env, settings, started, Optional.ofNullable(flamegraphs).map(Flamegraphs::describe),
-                problems, jdks.skipped());
-        EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
+        LoadHosts loadHosts = LoadHosts.connect(settings.loadHosts().get(), JMeterHome.find(settings.output().root()),
+                settings.output().runId(), settings.output().out().resolve("jmeter"), progress::info);
+        progress.info("load from JMeter's engines on " + String.join(", ", loadHosts.hosts()) + " (controller here at "
+                + loadHosts.localAddress() + "; each step's users divided over them)");
+        return loadHosts;
+    }
+
+    /** The report and summary.md written, the run's summary and its last line on the console. */
+    private void report(Path out, RunRecorder recorder, Progress progress) throws IOException {
         Path report = ReportWriter.write(out); // and summary.md
         if (recorder.steps() > 0) {
             progress.info(RunSummary.of(out).console().stripTrailing());
@@ -229,17 +166,11 @@ public final class Runner {
             progress.capacities(CapacityCsv.summaries(CapacityCsv.TABLE.read(out.resolve(CapacityCsv.FILE))));
         }
         progress.info(String.format(Locale.ROOT, "done in %s: %d row(s) in %s, report %s%s", progress.elapsed(),
-                recorder.steps(), recorder.resultsCsv(), report, problems.isEmpty() ? "" : "; problems: " + problems.size()));
-        return recorder.steps();
+                recorder.steps(), recorder.resultsCsv(), report, problems.isEmpty() ? "" : "; problems: " + problems.count()));
     }
 
-    /** Runs one session of a variant (fork {@code fork}, conditions {@code c}); false when the run must stop. */
-    @FunctionalInterface
-    private interface SessionRunner {
-        boolean run(VariantSession session, Map.Entry<Variant, Path> entry, int c, int fork) throws InterruptedException;
-    }
-
-    public List<String> problems() {
+    /** What went wrong without stopping the run: a run with any finishes with the status that says so. */
+    public Problems problems() {
         return problems;
     }
 

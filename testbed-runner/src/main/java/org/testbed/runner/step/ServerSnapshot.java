@@ -1,6 +1,7 @@
 package org.testbed.runner.step;
 
 import java.io.IOException;
+import java.util.Optional;
 import org.testbed.runner.host.RunningServer;
 import org.testbed.runner.host.ServerReading;
 import org.testbed.runner.proc.CpuTimes;
@@ -16,26 +17,26 @@ import org.testbed.runner.proc.SaturationReading;
  *
  * @param memcached the runner's memcached's ticks, or null when the run uses someone else's
  * @param memory the server's memory at the time
- * @param serverMachine the {@code /proc/stat} of the server's machine when it is another one, else null
+ * @param serverMachine the {@code /proc/stat} of the server's machine when it is another one
  * @param saturation the server's run-queue wait, preemptions, TCP counters and throttling; null when not read
  */
 record ServerSnapshot(ProcStat server, GcCounters gc, CpuTimes machine, ProcStat memcached, ProcStatus memory,
-                      CpuTimes serverMachine, SaturationReading saturation) {
+                      Optional<CpuTimes> serverMachine, SaturationReading saturation) {
 
     /** Reads the server first and the machine last, as the "after" read does in reverse, so the window is symmetric. */
     static ServerSnapshot before(RunningServer server, long memcachedPid) throws IOException {
         ServerReading reading = server.read();
         CpuTimes machine = CpuTimes.read();
         ProcStat memcached = memcachedPid > 0 ? ProcStat.read(memcachedPid) : null;
-        return new ServerSnapshot(reading.cpu(), reading.gc(), machine, memcached, reading.memory(), reading.machine(),
-                reading.saturation());
+        return new ServerSnapshot(reading.cpu(), reading.gc(), machine, memcached, reading.memory(),
+                Optional.ofNullable(reading.machine()), reading.saturation());
     }
 
     static ServerSnapshot after(RunningServer server, long memcachedPid) throws IOException {
         CpuTimes machine = CpuTimes.read();
         ProcStat memcached = memcachedPid > 0 ? ProcStat.read(memcachedPid) : null;
         ServerReading reading = server.read();
-        return new ServerSnapshot(reading.cpu(), reading.gc(), machine, memcached, reading.memory(), reading.machine(),
-                reading.saturation());
+        return new ServerSnapshot(reading.cpu(), reading.gc(), machine, memcached, reading.memory(),
+                Optional.ofNullable(reading.machine()), reading.saturation());
     }
 }

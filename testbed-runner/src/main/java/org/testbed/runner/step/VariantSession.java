@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,7 +14,6 @@ import org.testbed.driver.LoadResult;
 import org.testbed.driver.NioHttpDriver;
 import org.testbed.driver.Scenarios;
 import org.testbed.driver.Target;
-import org.testbed.jmeter.distributed.LoadHosts;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.capacity.CapacityRecord;
@@ -23,14 +21,12 @@ import org.testbed.runfolder.stats.SteadyState;
 import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.runner.capacity.CapacitySearch;
 import org.testbed.runner.env.JdkInfo;
-import org.testbed.runner.flame.Flamegraphs;
-import org.testbed.runner.host.LocalServer;
-import org.testbed.runner.host.RemoteHost;
 import org.testbed.runner.host.RunningServer;
+import org.testbed.runner.problem.Problem;
+import org.testbed.runner.problem.Problems;
 import org.testbed.scenario.Workload;
 import org.testbed.ssh.ConnectionLostException;
 import org.testbed.variant.Variant;
-import org.testbed.variant.VariantProcess;
 
 /**
  * One start of one variant: launch its jar (pinned), wait for health, and for each scenario
@@ -39,7 +35,6 @@ import org.testbed.variant.VariantProcess;
  * measured.
  */
 final class VariantSession {
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     /** The most users a warm-up sends: the delay scenario's 400, not a staircase's 1100. */
     private static final int WARMUP_MAX_USERS = 400;
     /** Users that warm up an open-model scenario, whose rate a closed warm-up cannot mimic. */
@@ -57,13 +52,13 @@ final class VariantSession {
     private final StepMeasurement measurement;
     private final Progress progress;
     private final RunRecorder recorder;
-    private final List<String> problems;
-    private final RemoteHost remote;
+    private final Problems problems;
+    private final ServerHosting hosting;
 
-    /** @param remote the server's machine of a {@code --server-host} run, or null to start variants here */
+    /** @param hosting where the variants run: here or on the server's machine */
     VariantSession(RunSettings settings, StepMeasurement measurement, Progress progress, RunRecorder recorder,
-                   List<String> problems, RemoteHost remote) {
-        this.remote = remote;
+                   Problems problems, ServerHosting hosting) {
+        this.hosting = hosting;
         this.settings = settings;
         this.measurement = measurement;
         this.progress = progress;
@@ -76,7 +71,7 @@ final class VariantSession {
      *              apart from the others'
      * @param repeat which pass of the run this is (1-based), which keeps its keys apart from earlier passes'
      */
-    VariantOutcome run(int index, int repeat, Variant variant, Path java, JdkInfo jdk, String memcachedServers)
+    VariantOutcome run(int index, int repeat, Variant variant, Path java, JdkInfo jdk)
             throws IOException, InterruptedException {
         Path jar = variant.jarIn(settings.output().root());
         if (!Files.isRegularFile(jar)) {
@@ -89,75 +84,86 @@ final class VariantSession {
                 jdk.label(), settings.conditions().equals(Conditions.PLAIN) ? "" : ", " + settings.conditions().label(),
                 settings.load().repeat() > 1 ? ", fork " + repeat + "/" + settings.load().repeat() : ""));
         long planned = 0;
-        try (RunningServer server = remote != null
-                ? remote.start(variant, jar, remoteJvmArgs(), serverFlags(), settings.conditions().tls(), log, problems)
-                : new LocalServer(start(variant, command(variant, java, jdk, jar, memcachedServers), log),
-                        jdk.home().isEmpty() ? null : Path.of(jdk.home()))) {
-            // On the server's machine the JDK is the one it chose, known once the variant is deployed.
-            JdkInfo serverJdk = server.jdk() != null ? server.jdk() : jdk;
-            if (server.jdk() != null) {
-                progress.info("   on " + server.machine().host() + " (" + server.machine().describeArch() + "), JDK "
-                        + serverJdk.label());
-            }
-            Target target = Target.of(server.baseUri());
+        try (RunningServer server = hosting.start(settings, variant, java, jdk, log)) {
+            hosting.started(server).ifPresent(progress::info);
+            Started started = new Started(new ServedVariant(variant, server, server.jdk(), Target.of(server.baseUri())),
+                    repeat, "v" + index + (repeat > 1 ? "r" + repeat : ""), log,
+                    new Scenarios(settings.output().runId(), settings.load().payloadSize(), settings.load().delayMs(), 42L));
             ServerReadiness.awaitHealthy(server.baseUri());
-            Scenarios scenarios = new Scenarios(settings.output().runId(), settings.load().payloadSize(), settings.load().delayMs(), 42L);
-            String keys = "v" + index + (repeat > 1 ? "r" + repeat : "");
             for (Map.Entry<String, List<Level>> scenario : settings.load().scenarios().entrySet()) {
-                String name = scenario.getKey();
-                ServerReadiness.preload(server.baseUri(), scenarios.preload(scenarios.workload(name, keys + "-pre")));
-                WarmUp warmUp = warmUp(server, target, round -> scenarios.workload(name, keys + "-warm-" + name + "-" + round),
-                        scenario.getValue(), remote == null ? CompilerPlacement.local(server.pid(), settings.servers().pinning())
-                                : CompilerPlacement.NONE);
-                planned += Math.round(warmUp.seconds() * 1000);
-                // A warm-up of more users than the server has threads leaves requests queued in it when the
-                // driver stops: the health check answers once they have drained, so the first step starts
-                // from the server's steady state, not from the warm-up's backlog (1.5 s of it for 64 users
-                // on 4 threads with 100 ms of delay).
-                ServerReadiness.awaitHealthy(server.baseUri());
-                StepRunner steps = (level, slug, iteration) -> {
-                    String step = variant.name() + " " + name + " " + level.label();
-                    if (!alive(server, step)) {
-                        throw new IOException(variant.name() + " exited during the run; see " + log);
-                    }
-                    // The previous window's users are gone, but a server with fewer threads than users
-                    // still holds their queued requests (400 users on 20 threads with 150 ms each:
-                    // 2.9 s of them). Measured at once, the next window waits behind that backlog and
-                    // saw 5-7 req/s where Little's law allows 133. The health check answers once it is drained.
-                    ServerReadiness.awaitHealthy(server.baseUri());
-                    Workload workload = scenarios.workload(name, keys + "-" + name + "-" + slug
-                            + (iteration > 1 ? "-i" + iteration : ""));
-                    try {
-                        Sample sample = measurement.measure(variant, server, serverJdk, workload, level, target, repeat,
-                                iteration, warmUp, progress.live(step, settings.load().duration()));
-                        recorder.record(sample);
-                        progress.step(sample);
-                        return sample;
-                    } catch (ConnectionLostException e) {
-                        throw e.during(step);
-                    } catch (IOException e) {
-                        String problem = variant.name() + " " + name + " " + level.label() + ": " + e.getMessage();
-                        problems.add(problem);
-                        progress.info("!! " + problem);
-                        return null;
-                    } finally {
-                        progress.planned(settings.load().duration());
-                    }
-                };
-                if (settings.capacity().isPresent()) {
-                    planned += searchCapacity(variant, name, repeat, steps, server);
-                } else {
-                    for (Level level : scenario.getValue()) {
-                        // Iterations follow each other in the same server, as JMH's do: its warm-up holds for all.
-                        for (int iteration = 1; iteration <= settings.load().iterations(); iteration++) {
-                            steps.measure(level, ResultRow.StepKey.levelSlug(level.concurrency(), level.rate()), iteration);
-                            planned += settings.load().duration().toMillis();
-                        }
-                    }
-                }
+                planned += runScenario(started, scenario.getKey(), scenario.getValue());
             }
         }
         return new VariantOutcome(planned);
+    }
+
+    /**
+     * One start of the variant as its scenarios see it.
+     *
+     * @param keys what keeps this start's keys apart from the others' ({@code v3r2})
+     * @param log the log of its start
+     */
+    private record Started(ServedVariant served, int repeat, String keys, Path log, Scenarios scenarios) {
+    }
+
+    /** Preloads, warms up and measures one scenario's steps; returns the planned time it took, in milliseconds. */
+    private long runScenario(Started started, String name, List<Level> levels) throws IOException, InterruptedException {
+        RunningServer server = started.served().server();
+        Scenarios scenarios = started.scenarios();
+        ServerReadiness.preload(server.baseUri(), scenarios.preload(scenarios.workload(name, started.keys() + "-pre")));
+        WarmUp warmUp = warmUp(server, started.served().target(),
+                round -> scenarios.workload(name, started.keys() + "-warm-" + name + "-" + round), levels,
+                hosting.compilers(server, settings.servers().pinning()));
+        long planned = Math.round(warmUp.seconds() * 1000);
+        // A warm-up of more users than the server has threads leaves requests queued in it when the
+        // driver stops: the health check answers once they have drained, so the first step starts
+        // from the server's steady state, not from the warm-up's backlog (1.5 s of it for 64 users
+        // on 4 threads with 100 ms of delay).
+        ServerReadiness.awaitHealthy(server.baseUri());
+        StepRunner steps = (level, slug, iteration) -> measureStep(started, name, warmUp, level, slug, iteration);
+        if (settings.capacity().isPresent()) {
+            return planned + searchCapacity(started.served().variant(), name, started.repeat(), steps, server);
+        }
+        for (Level level : levels) {
+            // Iterations follow each other in the same server, as JMH's do: its warm-up holds for all.
+            for (int iteration = 1; iteration <= settings.load().iterations(); iteration++) {
+                steps.measure(level, ResultRow.StepKey.levelSlug(level.concurrency(), level.rate()), iteration);
+                planned += settings.load().duration().toMillis();
+            }
+        }
+        return planned;
+    }
+
+    /** Measures one step of scenario {@code name} and records it; null when it failed (reported, the next one is tried). */
+    private Sample measureStep(Started started, String name, WarmUp warmUp, Level level, String slug, int iteration)
+            throws IOException, InterruptedException {
+        ServedVariant served = started.served();
+        String step = served.variant().name() + " " + name + " " + level.label();
+        if (!alive(served.server(), step)) {
+            throw new IOException(served.variant().name() + " exited during the run; see " + started.log());
+        }
+        // The previous window's users are gone, but a server with fewer threads than users
+        // still holds their queued requests (400 users on 20 threads with 150 ms each:
+        // 2.9 s of them). Measured at once, the next window waits behind that backlog and
+        // saw 5-7 req/s where Little's law allows 133. The health check answers once it is drained.
+        ServerReadiness.awaitHealthy(served.server().baseUri());
+        Workload workload = started.scenarios().workload(name, started.keys() + "-" + name + "-" + slug
+                + (iteration > 1 ? "-i" + iteration : ""));
+        try {
+            Sample sample = measurement.measure(served, new SamplePlan(workload, level, started.repeat(), iteration, warmUp),
+                    progress.live(step, settings.load().duration()));
+            recorder.record(sample);
+            progress.step(sample);
+            return sample;
+        } catch (ConnectionLostException e) {
+            throw e.during(step);
+        } catch (IOException e) {
+            Problem problem = problems.stepFailed(step, e.getMessage());
+            progress.info("!! " + problem.text());
+            return null;
+        } finally {
+            progress.planned(settings.load().duration());
+        }
     }
 
     /** Is the server still running? A lost server machine is named with the step it was lost before. */
@@ -210,88 +216,6 @@ final class VariantSession {
         progress.info(String.format(Locale.ROOT, "   capacity of %s %s under %s: %s req/s (%s)", variant.name(), scenario,
                 plan.sla().label(), ResultRow.num(record.capacityRps(), 0), record.reason()));
         return planned;
-    }
-
-    /**
-     * Starts the variant; under {@code --tls} or {@code --gzip} a variant that will not start so, or
-     * serves plain HTTP when asked for HTTPS, stops the run with one line naming it.
-     */
-    private VariantProcess start(Variant variant, List<String> command, Path log) throws IOException {
-        Conditions conditions = settings.conditions();
-        String asked = String.join(" ", conditionFlags());
-        VariantProcess server;
-        try {
-            server = VariantProcess.start(variant, command, log, START_TIMEOUT);
-        } catch (IOException e) {
-            if (conditions.equals(Conditions.PLAIN)) {
-                throw e;
-            }
-            throw new ConditionRefusedException(variant.name() + " did not start with " + asked + ": "
-                    + ConditionRefusedException.reason(e.getMessage()) + " (see " + log + ")");
-        }
-        if (conditions.tls() && !"https".equals(server.baseUri().getScheme())) {
-            server.close();
-            throw new ConditionRefusedException(variant.name() + " cannot serve HTTPS: started with --tls, it listens on "
-                    + server.baseUri() + "; run it without --tls");
-        }
-        return server;
-    }
-
-    private List<String> command(Variant variant, Path java, JdkInfo jdk, Path jar, String memcachedServers) {
-        List<String> command = new ArrayList<>(Pinning.prefix(settings.servers().pinning().serverCpus()));
-        command.add(java.toString());
-        command.addAll(settings.servers().jvmArgs());
-        if (settings.observation().flamegraph().isPresent()) {
-            command.addAll(Flamegraphs.jvmArgs(jdk.feature()));
-        }
-        command.addAll(List.of("-jar", jar.toString(), "--mode", variant.mode(),
-                "--host", listenAddress(), "--port", "0", "--memcached-servers", memcachedServers));
-        command.addAll(serverFlags());
-        return command;
-    }
-
-    /**
-     * Where a variant on this machine listens: loopback, or with {@code --load-hosts} this machine's
-     * address as the load machines reach it (they cannot reach its loopback).
-     */
-    private String listenAddress() {
-        return settings.loadHosts().map(LoadHosts.Settings::localAddress).orElse("127.0.0.1");
-    }
-
-    /**
-     * The JVM options of a variant on the server's machine. For flame graphs, the profiler's flags
-     * of the newest JDKs, which a JDK 17 there ignores: its release is known only once it is deployed.
-     */
-    private List<String> remoteJvmArgs() {
-        List<String> args = new ArrayList<>(settings.servers().jvmArgs());
-        if (settings.observation().flamegraph().isPresent()) {
-            args.add("-XX:+IgnoreUnrecognizedVMOptions");
-            args.addAll(Flamegraphs.jvmArgs(JdkChoice.SHARED_RELEASE));
-        }
-        return args;
-    }
-
-    /** The server's flags besides where it listens and its memcached: the threads and the run's conditions. */
-    private List<String> serverFlags() {
-        List<String> flags = new ArrayList<>(List.of("--threads", Integer.toString(settings.servers().threads())));
-        flags.addAll(conditionFlags());
-        return flags;
-    }
-
-    /** The server flags of the run's conditions: {@code --tls}, {@code --gzip}, {@code --metrics}. */
-    private List<String> conditionFlags() {
-        List<String> flags = new ArrayList<>();
-        Conditions conditions = settings.conditions();
-        if (conditions.tls()) {
-            flags.add("--tls");
-        }
-        if (conditions.gzip()) {
-            flags.add("--gzip");
-        }
-        if (conditions.metrics()) {
-            flags.add("--metrics");
-        }
-        return flags;
     }
 
     /**

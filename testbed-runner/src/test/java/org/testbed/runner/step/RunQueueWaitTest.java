@@ -65,6 +65,6 @@ class RunQueueWaitTest {
     }
 
     private static ServerSnapshot snapshot(SaturationReading reading) {
-        return new ServerSnapshot(null, null, null, null, null, null, reading);
+        return new ServerSnapshot(null, null, null, null, null, Optional.empty(), reading);
     }
 }

@@ -97,6 +97,6 @@ class StepAggregateTest {
                 StepRecord.Cost.NONE);
         SampleRecord s = new SampleRecord(key, repeat, 1, new SampleRecord.Figures(rps, p99, user + sys, errors),
                 StepRecord.OpenModel.CLOSED, new SampleRecord.Caveats(8, repeat != 2, steady, 0, saturated), raw, 0, 0);
-        return new Sample(row, step, s, null, List.of());
+        return new Sample(row, step, s, List.of());
     }
 }

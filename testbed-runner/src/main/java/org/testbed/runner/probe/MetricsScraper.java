@@ -1,4 +1,4 @@
-package org.testbed.runner.step;
+package org.testbed.runner.probe;
 
 import java.io.IOException;
 import java.net.URI;

@@ -1,0 +1,60 @@
+package org.testbed.runner.step;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.testbed.runfolder.environment.EnvironmentRecord;
+import org.testbed.runfolder.price.Pricing;
+import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.host.RunningServer;
+import org.testbed.variant.Variant;
+
+/**
+ * Where a run's variants run, chosen once ({@link ServerPlace}): on this machine ({@link LocalHosting})
+ * or on the server's machine over ssh ({@link RemoteHosting}). Everything a run does differently in
+ * the two cases is one of its methods, so that the run and its sessions never ask which it is.
+ */
+interface ServerHosting extends AutoCloseable {
+
+    /** Every variant to run, with the java it runs on. */
+    Map<Variant, Path> javas() throws IOException;
+
+    /** The javas environment.json lists for this machine: none when the server's machine chooses them. */
+    Map<Variant, Path> javasHere() throws IOException;
+
+    /** The JDK a session of {@code java} starts with, as known before the server is started. */
+    JdkInfo jdkBeforeStart(Path java) throws IOException;
+
+    /** The run's price on the server's machine: known at once on this machine, on another once it answered; empty without one. */
+    Optional<Pricing> price();
+
+    /** Makes the servers' side ready: memcached here (or the one given), or the connection to the server's machine. */
+    void open(Progress progress) throws IOException, InterruptedException;
+
+    /** environment.json with what it knows of the server's machine so far. */
+    EnvironmentRecord describe(EnvironmentRecord env);
+
+    /** MEMCACHED_SERVERS of every variant. */
+    String memcachedServers();
+
+    /** Whether the run started that memcached itself (here or there). */
+    boolean memcachedStartedByRunner();
+
+    /** The runner's memcached on this machine, whose CPU counts on the load side; -1 when there is none here. */
+    long memcachedPid();
+
+    /** Starts {@code variant} on {@code java}, under one session's {@code settings}; its start is logged to {@code log}. */
+    RunningServer start(RunSettings settings, Variant variant, Path java, JdkInfo jdk, Path log)
+            throws IOException, InterruptedException;
+
+    /** A started server's line for the console, when where it runs is news (another machine, the JDK chosen there). */
+    Optional<String> started(RunningServer server);
+
+    /** Where the server's JIT compiler threads may run during a warm-up. */
+    CompilerPlacement compilers(RunningServer server, Pinning pinning);
+
+    /** Stops what {@link #open} started. */
+    @Override
+    void close();
+}
