@@ -5,6 +5,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * One column of a run folder's table, defined once: its name, what kind of value it holds, and how
@@ -45,6 +46,14 @@ public final class Column<T> {
     /** A decimal written with {@code decimals} decimals; NaN (a figure not known) is an empty field. */
     public static <T> Column<T> decimal(String name, int decimals, ToDoubleFunction<T> value) {
         return new Column<>(name, Kind.NUMBER, r -> decimal(value.applyAsDouble(r), decimals));
+    }
+
+    /**
+     * A figure's column, written in the digits its declaration gives ({@link Figure#format}): a
+     * figure's digits are typed once, in {@link Figure}, whichever table holds it.
+     */
+    public static <T> Column<T> figure(String name, Figure figure, ToDoubleFunction<T> value) {
+        return new Column<>(name, Kind.NUMBER, r -> figure.format(value.applyAsDouble(r)));
     }
 
     /** A number in a format of its own (which must write a number, or what {@link CsvRow#decimal} reads as unknown). */

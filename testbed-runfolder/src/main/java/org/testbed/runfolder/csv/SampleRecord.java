@@ -108,9 +108,9 @@ public record SampleRecord(StepKey key, int repeat, int iteration, Figures figur
     private static final Column<SampleRecord> CONCURRENCY = Column.count("concurrency", s -> s.key.concurrency());
     private static final Column<SampleRecord> TARGET_RPS = Column.decimal("target_rps", 1, s -> s.key.targetRps());
     private static final Column<SampleRecord> REPEAT = Column.count("repeat", SampleRecord::repeat);
-    private static final Column<SampleRecord> RPS = Column.decimal("rps", 1, s -> s.figures.rps());
-    private static final Column<SampleRecord> LAT_P99 = Column.decimal("lat_p99_ms", 3, s -> s.figures.latP99Ms());
-    private static final Column<SampleRecord> CPU = Column.decimal("cpu_ms_per_req", 5, s -> s.figures.cpuMsPerReq());
+    private static final Column<SampleRecord> RPS = Column.figure("rps", Figure.RPS, s -> s.figures.rps());
+    private static final Column<SampleRecord> LAT_P99 = Column.figure("lat_p99_ms", Figure.P99, s -> s.figures.latP99Ms());
+    private static final Column<SampleRecord> CPU = Column.figure("cpu_ms_per_req", Figure.CPU, s -> s.figures.cpuMsPerReq());
     private static final Column<SampleRecord> ERRORS = Column.count("errors", s -> s.figures.errors());
     private static final Column<SampleRecord> LAT_P99_UNCORRECTED = Column.decimal("lat_p99_uncorrected_ms", 3, s -> s.open.latP99UncorrectedMs());
     private static final Column<SampleRecord> SCHEDULE_LAG_P99 = Column.decimal("schedule_lag_p99_ms", 3, s -> s.open.scheduleLagP99Ms());

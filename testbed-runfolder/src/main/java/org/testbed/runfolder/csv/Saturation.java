@@ -2,6 +2,7 @@ package org.testbed.runfolder.csv;
 
 import java.util.List;
 import java.util.function.Function;
+import org.testbed.runfolder.figure.Figure;
 
 /**
  * What says the server was short of something during a step's window, read from {@code /proc}
@@ -34,9 +35,9 @@ public record Saturation(double runQueueWaitUsPerReq, double runQueueWaitPct, do
     public static final Saturation UNKNOWN = new Saturation(Double.NaN, Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN,
             Double.NaN, Double.NaN, Double.NaN, Double.NaN);
 
-    private static final Column<Saturation> RUNQ_WAIT_US_PER_REQ = Column.decimal("runq_wait_us_per_req", 2, Saturation::runQueueWaitUsPerReq);
+    private static final Column<Saturation> RUNQ_WAIT_US_PER_REQ = Column.figure("runq_wait_us_per_req", Figure.RUNQ_WAIT, Saturation::runQueueWaitUsPerReq);
     private static final Column<Saturation> RUNQ_WAIT_PCT = Column.decimal("runq_wait_pct", 1, Saturation::runQueueWaitPct);
-    private static final Column<Saturation> INVOLUNTARY_CS_PER_REQ = Column.decimal("involuntary_cs_per_req", 4, Saturation::involuntarySwitchesPerReq);
+    private static final Column<Saturation> INVOLUNTARY_CS_PER_REQ = Column.figure("involuntary_cs_per_req", Figure.INVOLUNTARY_CS, Saturation::involuntarySwitchesPerReq);
     private static final Column<Saturation> THREADS_ENDED = Column.count("threads_ended", Saturation::threadsEnded);
     private static final Column<Saturation> LISTEN_OVERFLOWS = Column.decimal("listen_overflows", 0, Saturation::listenOverflows);
     private static final Column<Saturation> LISTEN_DROPS = Column.decimal("listen_drops", 0, Saturation::listenDrops);

@@ -318,9 +318,9 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
     private static final Column<StepRecord> FLAMEGRAPH = Column.text("flamegraph", s -> s.files.flamegraph().orElse(""));
     private static final Column<StepRecord> HEATMAP = Column.text("heatmap", s -> s.files.heatmap().orElse(""));
     private static final Column<StepRecord> REPEATS = Column.count("repeats", s -> s.repeats.count());
-    private static final SpreadColumns RPS = new SpreadColumns("rps_", "", 1, Repeats::rps);
-    private static final SpreadColumns P99 = new SpreadColumns("lat_p99_", "_ms", 3, Repeats::p99);
-    private static final SpreadColumns CPU = new SpreadColumns("cpu_ms_per_req_", "", 5, Repeats::cpu);
+    private static final SpreadColumns RPS = new SpreadColumns("rps_", "", Figure.RPS.digits().digits(), Repeats::rps);
+    private static final SpreadColumns P99 = new SpreadColumns("lat_p99_", "_ms", Figure.P99.digits().digits(), Repeats::p99);
+    private static final SpreadColumns CPU = new SpreadColumns("cpu_ms_per_req_", "", Figure.CPU.digits().digits(), Repeats::cpu);
     private static final Column<StepRecord> CI_CONFIDENCE = Column.decimal("ci_confidence", 4, s -> s.repeats.rps().confidence());
     private static final Column<StepRecord> WARMUP_S = Column.decimal("warmup_s", 1, s -> s.steadiness.warmupS());
     private static final Column<StepRecord> STEADY = Column.flag("steady", s -> s.steadiness.steady());
