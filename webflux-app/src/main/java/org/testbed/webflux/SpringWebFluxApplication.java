@@ -53,6 +53,7 @@ public class SpringWebFluxApplication {
      */
     public static ConfigurableApplicationContext newServer(TestbedConfig config) {
         oneEventLoopPerCpu();
+        DroppedErrors.logConnectionErrorsAtDebug();
         SpringApplication application = new SpringApplication(SpringWebFluxApplication.class);
         application.addInitializers(context -> {
             context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("testbed", springProperties(config)));
