@@ -49,6 +49,7 @@ target "variants" {
       "servlet-jetty-virtual",
       "jetty-handler",
       "vertx",
+      "spring-webflux",
     ]
   }
   inherits = ["_common"]
