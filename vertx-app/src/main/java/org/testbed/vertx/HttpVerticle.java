@@ -20,16 +20,13 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.HttpException;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testbed.config.TestbedConfig;
+import org.testbed.http.HttpDate;
 import org.testbed.http.MediaTypes;
 import org.testbed.http.Problem;
 import org.testbed.http.Response;
@@ -66,9 +63,6 @@ final class HttpVerticle extends VerticleBase {
     private static final CharSequence TEXT_PLAIN = HttpHeaders.createOptimized(MediaTypes.TEXT_PLAIN);
     private static final CharSequence JSON = HttpHeaders.createOptimized(MediaTypes.JSON);
     private static final CharSequence PROBLEM_JSON = HttpHeaders.createOptimized(MediaTypes.PROBLEM_JSON);
-    /** IMF-fixdate (RFC 9110): always two-digit days, unlike DateTimeFormatter.RFC_1123_DATE_TIME. */
-    private static final DateTimeFormatter HTTP_DATE =
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
     /** The constant plaintext body as a ready Buffer, as TechEmpower's own Vert.x test does. */
     private static final Buffer PLAINTEXT_BODY = Buffer.buffer(Responses.plaintext().body());
 
@@ -373,6 +367,6 @@ final class HttpVerticle extends VerticleBase {
     }
 
     private static CharSequence httpDate() {
-        return HttpHeaders.createOptimized(HTTP_DATE.format(ZonedDateTime.now(ZoneOffset.UTC)));
+        return HttpHeaders.createOptimized(HttpDate.now());
     }
 }

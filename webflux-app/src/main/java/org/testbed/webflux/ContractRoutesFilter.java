@@ -5,6 +5,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
+import org.testbed.http.HttpDate;
 import org.testbed.http.Response;
 import org.testbed.http.Routes;
 import org.testbed.server.ServerTuning;

@@ -24,6 +24,7 @@ import java.net.URISyntaxException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.testbed.http.HttpDate;
 import org.testbed.http.Response;
 import org.testbed.http.Routes;
 import org.testbed.item.ItemId;

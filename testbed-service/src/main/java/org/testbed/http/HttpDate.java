@@ -1,4 +1,4 @@
-package org.testbed.webflux;
+package org.testbed.http;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -6,10 +6,11 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * The {@code Date} header every answer carries (TechEmpower's rules ask for it; Reactor Netty,
- * unlike Tomcat and Jetty, sets none), formatted once a second rather than per response.
+ * The {@code Date} header every answer carries (TechEmpower's rules ask for it), for the variants
+ * whose server sets none (Vert.x, Reactor Netty; Tomcat and Jetty set their own): formatted once a
+ * second rather than per response.
  */
-final class HttpDate {
+public final class HttpDate {
     /** IMF-fixdate (RFC 9110): always two-digit days, unlike DateTimeFormatter.RFC_1123_DATE_TIME. */
     private static final DateTimeFormatter IMF_FIXDATE =
             DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
@@ -23,7 +24,7 @@ final class HttpDate {
     }
 
     /** Now, to the second. */
-    static String now() {
+    public static String now() {
         long second = System.currentTimeMillis() / 1000;
         Formatted formatted = current;
         if (formatted.second() != second) {
