@@ -1,11 +1,6 @@
 package org.testbed.contract;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,9 +15,8 @@ import org.junit.jupiter.api.extension.TestWatcher;
  * ({@link #skipped}), so that a skip is read in the summary, not only in a report file.
  */
 final class ContractSummary implements TestWatcher {
-    static final Path FILE = Path.of("target", "contract-summary.txt");
+    static final SummaryFile FILE = new SummaryFile(Path.of("target", "contract-summary.txt"));
 
-    private static boolean fileReset;
     private static String variant;
     private static int passed;
     private static int failed;
@@ -60,17 +54,7 @@ final class ContractSummary implements TestWatcher {
 
     private static void write(String line) {
         System.out.println(line);
-        try {
-            Files.createDirectories(FILE.getParent());
-            if (!fileReset) {
-                Files.deleteIfExists(FILE); // one run's results, not every run's since the last clean
-                fileReset = true;
-            }
-            Files.writeString(FILE, line + System.lineSeparator(), StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        FILE.append(line);
     }
 
     @Override

@@ -31,6 +31,7 @@ import org.testbed.variant.Variant;
  * malformed requests with a problem (or, where documented, by closing the connection), never a
  * stack trace, and goes on serving. Run once per variant, like the contract suite.
  */
+@ParallelSafe
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
 @StartedVariant(log = "exposure")

@@ -32,6 +32,7 @@ import org.testbed.variant.Variant;
  * server's utility threads) together by {@link #SLACK}, so one thread leaked per cycle (6) fails.
  * Descriptors are not pooled and get {@link #SLACK} too.
  */
+@ParallelSafe
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
 @StartedVariant(log = "faults")

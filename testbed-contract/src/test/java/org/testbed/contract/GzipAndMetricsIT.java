@@ -31,6 +31,7 @@ import org.testbed.variant.Variant;
  * on every variant: each is started twice, once with both settings on and once with the defaults
  * (both off), and the suite checks what each answers with and without {@code Accept-Encoding: gzip}.
  */
+@ParallelSafe
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
 @ExtendWith(ContractSummary.class)

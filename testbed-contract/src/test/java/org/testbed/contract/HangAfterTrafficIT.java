@@ -35,6 +35,7 @@ import org.testbed.variant.Variant;
  * stopped: a request sent right after {@code kill -STOP} returns may still be answered by Memcached
  * itself, truly, and that is what the report had seen (see docs/CONTRACT.md).
  */
+@ParallelSafe
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
 class HangAfterTrafficIT {

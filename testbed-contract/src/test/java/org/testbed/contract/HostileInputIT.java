@@ -44,6 +44,7 @@ import org.testbed.variant.Variant;
  * characters in header values and rewrites targets. The number of tries is fixed per property,
  * about 1,800 in all, which keeps the class to a minute or two for the ten variants on two cores.
  */
+@ParallelSafe
 class HostileInputIT {
     private static final int ID_TRIES = 500;
     private static final int HEADER_TRIES = 500;

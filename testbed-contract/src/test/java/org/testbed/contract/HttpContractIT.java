@@ -26,6 +26,7 @@ import org.testbed.variant.Variant;
  * its packaged jar started as a real process, with a real memcached this suite controls. Nothing
  * here knows which variant it talks to. Fault tests run last and leave memcached running.
  */
+@ParallelSafe
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

@@ -21,6 +21,7 @@ import org.testbed.variant.Variant;
  * variant: the CRUD round trip, the fixed endpoints, a problem body, and keep-alive — the point of
  * the x86-vs-arm64 study's HTTPS pitfall is that a handshake per request measures the handshake.
  */
+@ParallelSafe
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
 @ExtendWith(ContractSummary.class)

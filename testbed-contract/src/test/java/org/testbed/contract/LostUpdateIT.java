@@ -24,6 +24,7 @@ import org.testbed.variant.Variant;
  * update was answered 200, each once. A server that turned the compare-and-swap into a plain
  * replace, or answered 200 for a write that did not land, loses or invents tokens here.
  */
+@ParallelSafe
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
 @StartedVariant(log = "lost-update")

@@ -28,6 +28,7 @@ import org.testbed.variant.Variant;
  * SIGSTOP, and the harness waits until every Memcached thread has stopped before the request is
  * sent, so an answer Memcached gave before it stopped cannot pass for one it did not give.
  */
+@ParallelSafe
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
 @StartedVariant(args = {"--memcached-timeout-ms", "" + OutageAnswersIT.TIMEOUT_MS}, log = "outage")

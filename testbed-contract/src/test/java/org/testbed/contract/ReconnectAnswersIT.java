@@ -37,6 +37,7 @@ import org.testbed.variant.Variant;
  * reach the store before the first times out. Variants whose store calls are asynchronous do not
  * reconnect on time-outs; they must answer right all the same.
  */
+@ParallelSafe
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
 @StartedVariant(args = {"--memcached-timeout-ms", "" + ReconnectAnswersIT.TIMEOUT_MS}, log = "reconnect")

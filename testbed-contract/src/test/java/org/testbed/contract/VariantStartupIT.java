@@ -17,6 +17,7 @@ import org.testbed.variant.Variant;
  * How each variant's jar behaves before it serves anything: {@code --help} documents every
  * setting and a bad flag is a clear error. See {@link OlderJdkRefusalIT} for the JDK check.
  */
+@ParallelSafe
 @ParameterizedClass
 @MethodSource("org.testbed.contract.ContractVariants#arguments")
 class VariantStartupIT {
