@@ -114,7 +114,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--budget", paramLabel = "TIME",
             description = "With --precision: the longest the whole run may take; a fork is added only while it fits"
-                    + " (default: the profile's, 20m for default; else 1.5 times what the planned forks took)")
+                    + " (default: the profile's, 2m per variant for default; else 1.5 times what the planned forks took)")
     String budget;
 
     @Option(names = "--max-forks", paramLabel = "N",
@@ -124,7 +124,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "default",
             description = "default (every variant, the mix at 64 users and the delay at 400, 2 forks x 3 iterations of"
-                    + " 3 s, then forks added where an interval is wider than the target; at most 20 min on 2 cores), seed (the studies' staircase and 5000 req/s delay; hours), or one study each:"
+                    + " 3 s, then forks added where an interval is wider than the target; at most 2 min a variant on 2 cores), seed (the studies' staircase and 5000 req/s delay; hours), or one study each:"
                     + " https (96 users, plain and TLS), staircase (50..1100 users), delay (5000 req/s on 150 ms),"
                     + " gzip-sla (gzip over HTTPS, capacity under p99<=5ms, 10 KB payloads), metrics-cost (metrics off"
                     + " and on); see the runner README")
@@ -346,7 +346,8 @@ final class RunCommand implements Callable<Integer> {
                 new RunSettings.Output(repo, folder.toAbsolutePath(), id, p.label(), spec.commandLine().getParseResult().originalArgs()),
                 load(p, plan, d), servers(selected, place.pinning(serverCpus, loadCpus, memcachedCpus)),
                 new RunSettings.Observation(Optional.ofNullable(flamegraph), counters, jfr),
-                conditionSets, Optional.ofNullable(capacity), remote, price.list(), Optional.ofNullable(load), precision(p));
+                conditionSets, Optional.ofNullable(capacity), remote, price.list(), Optional.ofNullable(load),
+                precision(p, selected.size()));
         checkLimits(settings);
         place.prepare(settings);
         buildJars(repo, selected, d);
@@ -475,7 +476,7 @@ final class RunCommand implements Callable<Integer> {
      * the profile's when the run keeps the profile's plan; a run that changes its scenarios, levels,
      * window, forks or iterations, or searches a capacity, states its own target.
      */
-    private RunSettings.Precision precision(Profile p) {
+    private RunSettings.Precision precision(Profile p, int variants) {
         boolean ownPlan = scenarios == null && concurrency == null && rate == null && duration == null && repeat == null
                 && iterations == null && sla == null;
         PrecisionTarget target;
@@ -485,7 +486,7 @@ final class RunCommand implements Callable<Integer> {
         } else {
             target = ownPlan ? p.precision() : PrecisionTarget.NONE;
         }
-        Optional<Duration> limit = budget != null ? Optional.of(Levels.duration(budget)) : p.budget();
+        Optional<Duration> limit = budget != null ? Optional.of(Levels.duration(budget)) : p.budget(variants);
         if (budget != null && !target.isPresent()) {
             throw new IllegalArgumentException("--budget limits the forks --precision adds: give --precision too"
                     + (ownPlan ? "" : " (a run that changes the profile's plan states its own target)"));
