@@ -112,8 +112,11 @@ final class LocalHosting implements ServerHosting {
     }
 
     @Override
-    public long memcachedPid() {
-        return memcached.map(MemcachedProcess::pid).orElse(-1L);
+    public List<Long> storePids() {
+        List<Long> pids = new ArrayList<>();
+        memcached.ifPresent(m -> pids.add(m.pid()));
+        storeProxy.ifPresent(p -> pids.add(p.pid()));
+        return pids;
     }
 
     @Override
