@@ -38,7 +38,7 @@ final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--conditions", paramLabel = "A_SET:B_SET",
             description = "Price a condition: match A's steps under A_SET with B's under B_SET, e.g. plain:metrics or"
-                    + " plain:tls (A and B may be the same run, made with --conditions plain,metrics); without it steps"
+                    + " plain:tls or store0ms:store10ms (A and B may be the same run, made with --conditions plain,metrics); without it steps"
                     + " match only under equal conditions")
     String conditions;
 

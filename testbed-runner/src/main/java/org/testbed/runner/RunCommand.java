@@ -31,6 +31,7 @@ import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.RemoteHostSettings;
+import org.testbed.runner.step.ConditionSets;
 import org.testbed.runner.step.Levels;
 import org.testbed.runner.step.Pinning;
 import org.testbed.runner.step.Profile;
@@ -127,7 +128,8 @@ final class RunCommand implements Callable<Integer> {
                     + " 3 s, then forks added where an interval is wider than the target; at most 2 min a variant on 2 cores), seed (the studies' staircase and 5000 req/s delay; hours), or one study each:"
                     + " https (96 users, plain and TLS), staircase (50..1100 users), delay (5000 req/s on 150 ms),"
                     + " gzip-sla (gzip over HTTPS, capacity under p99<=5ms, 10 KB payloads), metrics-cost (metrics off"
-                    + " and on); see the runner README")
+                    + " and on), store-latency (the mix at 400 users with memcached 0, 2, 10 and 50 ms away); see the"
+                    + " runner README")
     String profile;
 
     @Option(names = "--java", paramLabel = "PATH",
@@ -214,6 +216,13 @@ final class RunCommand implements Callable<Integer> {
                     + " tls, gzip and metrics joined by + (e.g. plain,tls or tls+gzip); --tls, --gzip and --metrics are"
                     + " one set (default: the profile's, plain)")
     List<String> conditions;
+
+    @Option(names = "--store-latency", split = ",", paramLabel = "LATENCY",
+            description = "Put memcached this far away: the servers reach it through Toxiproxy, every reply delayed by"
+                    + " LATENCY, 10ms, or 10ms+-2ms (also 10ms\u00b12ms) with jitter; several (0ms,10ms) run every variant"
+                    + " at each in turn, under each set of conditions. 0ms goes through the proxy undelayed. Rows say"
+                    + " store10ms in their conditions column (default: the profile's, else none: memcached directly)")
+    List<String> storeLatency;
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "200", description = "Worker threads of sync variants (TESTBED_THREADS)")
     int threads;
@@ -323,7 +332,7 @@ final class RunCommand implements Callable<Integer> {
         List<Variant> selected = selectedVariants(repo);
         Profile p = Profile.of(profile);
         CapacityPlan capacity = capacityPlan(sla != null ? sla : p.sla());
-        List<Conditions> conditionSets = conditionSets(p);
+        List<Conditions> conditionSets = ConditionSets.atStoreLatencies(conditionSets(p), storeLatency);
         Map<String, List<Level>> plan = plan(p);
         List<Assertion> assertions = assertOptions.parse();
         RunAssertions.requireScenarios(assertions, plan.keySet());
@@ -340,6 +349,10 @@ final class RunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--flamegraph takes " + String.join(" or ", Flamegraphs.MODES) + ", not '" + flamegraph + "'");
         }
         Optional<RemoteHostSettings> remote = remoteHost();
+        if (remote.isPresent() && conditionSets.stream().anyMatch(c -> c.storeLatency().isPresent())) {
+            throw new IllegalArgumentException("a store latency (--store-latency, the store-latency profile) runs on this"
+                    + " machine only, its proxy beside the runner's memcached; --server-host cannot be combined with it");
+        }
         LoadHosts.Settings load = loadHosts(d);
         ServerPlace place = ServerPlace.of(remote);
         RunSettings settings = new RunSettings(

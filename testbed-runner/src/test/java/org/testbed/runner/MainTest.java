@@ -176,6 +176,24 @@ class MainTest {
                 .contains("java.net.ConnectException");
     }
 
+    @Test
+    void aStoreLatencyTheRunCannotHonourIsOneLineBeforeAnyWork() throws IOException {
+        manifest();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+
+        assertThat(cli.execute("--root", root.toString(), "run", "--variants", "fast", "--store-latency", "10 ms")).isEqualTo(2);
+        assertThat(cli.execute("--root", root.toString(), "run", "--variants", "fast", "--store-latency", "10ms,10ms+-0ms"))
+                .isEqualTo(2);
+        assertThat(cli.execute("--root", root.toString(), "run", "--variants", "fast", "--profile", "store-latency",
+                "--server-host", "someone@elsewhere")).isEqualTo(2);
+        assertThat(err.toString().lines()).hasSize(3).allMatch(line -> line.startsWith("testbed: "))
+                .anyMatch(line -> line.contains("whole milliseconds") && line.contains("'10 ms'"))
+                .anyMatch(line -> line.contains("--store-latency names 10 ms twice"))
+                .anyMatch(line -> line.contains("--server-host cannot be combined with it"));
+    }
+
     private void manifest() throws IOException {
         Files.writeString(root.resolve("variants.conf"), """
                 # name module jar mode min_jdk description

@@ -364,10 +364,11 @@
       ['host', m.host], ['CPU', m.cpu_model], ['arch / CPUs', (m.arch || '') + ' / ' + (m.cpus || '')],
       ['kernel', m.kernel], ['OS', m.os], ['CPU governor', typeof m.cpu_governor === 'string' ? m.cpu_governor : JSON.stringify(m.cpu_governor)],
       ['JDKs (flags as the server saw them)', jdks], ['pinning', pin.description],
-      ['profile', run.profile], ['driver', run.driver], ['conditions (TLS, gzip, metrics)', run.conditions || 'plain'], ['step / warm-up', (run.duration_s || '') + ' s / ' + (run.warmup_s || '') + ' s'],
+      ['profile', run.profile], ['driver', run.driver], ['conditions (TLS, gzip, metrics, store latency)', run.conditions || 'plain'], ['step / warm-up', (run.duration_s || '') + ' s / ' + (run.warmup_s || '') + ' s'],
       ['sync worker threads / delay', (run.threads || '') + ' / ' + (run.delay_ms || '') + ' ms'],
       ['memcached', (run.memcached_servers || '') + (run.memcached_started_by_runner ? ' (started by the runner)' : '')],
-      ['tools', env.tools ? 'wrk: ' + env.tools.wrk + '; memcached: ' + env.tools.memcached : ''],
+      ['tools', env.tools ? 'wrk: ' + env.tools.wrk + '; memcached: ' + env.tools.memcached +
+        (env.tools.toxiproxy && env.tools.toxiproxy !== 'not used' ? '; ' + env.tools.toxiproxy + ' (the store latency\'s proxy)' : '') : ''],
       ['wall time', run.wall_time_s !== undefined ? run.wall_time_s + ' s' : ''],
       ['flame graphs', run.flamegraph || 'off'],
       ['problems', (run.problems || []).join('; ') || 'none']
@@ -574,6 +575,7 @@
     variants.forEach(function (v, i) { color[v] = PALETTE[i % PALETTE.length]; });
     if (data.capacity && data.capacity.length) { renderCapacity(main, data.capacity, color); }
     renderConditionCost(main, rows);
+    renderStoreLatency(main, rows);
     renderRepeats(main, rows, variants, run);
     var scenarios = unique(rows.map(function (r) { return r.scenario; }));
     scenarios.forEach(function (sc) {
@@ -793,6 +795,46 @@
             return [figureValue(f, va), figureValue(f, vb), ratio(vb, va)];
           })));
       }));
+  }
+
+  // The store latency of a row's conditions (store10ms, tls+store10ms~2ms), in ms; NaN when it has none.
+  function storeLatencyOf(r) {
+    var m = /(?:^|\+)store(\d+)ms/.exec(r.conditions || '');
+    return m ? Number(m[1]) : NaN;
+  }
+
+  // --store-latency with several latencies (the store-latency profile): throughput and p99 against the store's
+  // distance, one line per server at each scenario, level and other conditions; the x axis is what changed.
+  function renderStoreLatency(main, rows) {
+    var stored = rows.filter(function (r) { return !isNaN(storeLatencyOf(r)); });
+    if (unique(stored.map(storeLatencyOf)).length < 2) { return; }
+    html('h2', {id: 'store-latency'}, main, 'Throughput and p99 against the store\'s latency');
+    html('p', {'class': 'note'}, main, 'Each variant reached memcached through Toxiproxy, every reply delayed by the latency on the x axis ' +
+      '(0 ms: through the proxy, undelayed). A sync server holds a worker thread for each wait, so its throughput is bound by threads / latency; ' +
+      'an async one holds none. Medians; the error bars are the intervals of the repeats.');
+    var servers = unique(stored.map(function (r) { return r.server; }));
+    var colors = {};
+    servers.forEach(function (v, i) { colors[v] = PALETTE[i % PALETTE.length]; });
+    function rest(r) { return (r.conditions || '').split('+').filter(function (c) { return !/^store\d/.test(c); }).join('+'); }
+    var groups = unique(stored.map(function (r) { return r.scenario + '|' + levelLabel(r) + '|' + rest(r); }));
+    groups.forEach(function (g) {
+      var gr = stored.filter(function (r) { return r.scenario + '|' + levelLabel(r) + '|' + rest(r) === g; });
+      var first = gr[0];
+      var where = first.scenario + ' at ' + levelLabel(first) + (rest(first) ? ' (' + rest(first) + ')' : '');
+      var div = html('div', {'class': 'charts'}, main);
+      [['rps', false], ['p99', true]].forEach(function (f) {
+        var key = f[0];
+        lineChart(div, {title: where + ': ' + labelOf(key) + ' vs store latency', xLabel: 'store latency, ms', yLabel: hdr(key), yLog: f[1],
+          series: servers.filter(function (v) { return gr.some(function (r) { return r.server === v; }); }).map(function (v) {
+            return {name: v, color: colors[v], points: gr.filter(function (r) { return r.server === v; }).map(function (r) {
+              var y = key === 'rps' ? r.rps : r.lat_p99_ms;
+              var sp = spreadOf(r, key);
+              return {x: storeLatencyOf(r), y: y, flag: saturated(r), lo: sp ? sp.lo : null, hi: sp ? sp.hi : null, ring: steadyTip(r),
+                tip: r.conditions + ': ' + fmt(y, digitsOf(key)) + ' ' + unitOf(key) + (sp ? ' ' + spreadText(sp, digitsOf(key)) : '')};
+            })};
+          })});
+      });
+    });
   }
 
   // capacity.csv (--sla): the highest offered rate whose step met the SLA with no error, per variant and scenario.

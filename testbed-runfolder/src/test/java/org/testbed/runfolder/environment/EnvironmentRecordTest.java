@@ -161,7 +161,7 @@ class EnvironmentRecordTest {
         assertThat(keys(env.path("jdks").path(0))).containsExactly("java", "home", "feature", "vendor", "version", "vmName",
                 "flags", "os_arch");
         assertThat(keys(env.path("runner_jvm"))).containsExactly("version", "vendor");
-        assertThat(keys(env.path("tools"))).containsExactly("wrk", "memcached", "taskset", "jmeter");
+        assertThat(keys(env.path("tools"))).containsExactly("wrk", "memcached", "taskset", "jmeter", "toxiproxy");
         assertThat(keys(env.path("manifest").path(0))).containsExactly("name", "module", "jar", "mode", "min_jdk",
                 "description");
         assertThat(keys(env.path("server_machine"))).containsExactly("host", "arch", "cpus", "cpu_model", "kernel", "os",

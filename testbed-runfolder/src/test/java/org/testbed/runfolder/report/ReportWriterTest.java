@@ -21,6 +21,7 @@ import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.StoreLatency;
 import org.testbed.runfolder.Records;
 import org.testbed.runfolder.csv.ResultsCsv;
 import org.testbed.runfolder.csv.OperationRecord;
@@ -385,6 +386,34 @@ class ReportWriterTest {
         // Under metrics, vertx is a series of its own, and its cost against plain is a table.
         assertThat(dom).contains("vertx metrics").contains("What each condition costs (against the same step under plain)");
         assertThat(dom).contains("<td class=\"\">0.900</td>").contains("<td class=\"\">1.150</td>");
+    }
+
+    @Test
+    void aRunAtSeveralStoreLatenciesDrawsThroughputAndP99AgainstTheLatency(@TempDir Path dir) throws Exception {
+        syntheticRun(dir, 1.0);
+        // Every mix step again at 0, 10 and 50 ms of store latency: a sync server bound by its threads, an async one not.
+        List<ResultRow> rows = new ArrayList<>();
+        for (ResultRow r : ResultsCsv.read(dir.resolve(ResultsCsv.FILE))) {
+            if (!r.scenario().equals("mix") || r.concurrency() != 100) {
+                continue;
+            }
+            for (int ms : new int[] {0, 10, 50}) {
+                double seconds = ms / 1000.0 + 0.002;
+                double rps = r.mode().equals("sync") ? Math.min(r.throughput().rps(), 50 / seconds) : 100 / seconds;
+                ResultRow.Throughput t = r.throughput();
+                rows.add(new ResultRow(r.origin(), r.withConditions(Conditions.PLAIN.withStoreLatency(StoreLatency.ofMillis(ms))).key(),
+                        r.mode(), r.driver(), new ResultRow.Throughput(t.durationS(), t.requests(), 0, rps),
+                        new ResultRow.Latencies(ms + 1, ms + 2, ms * 2 + 3, ms * 2 + 4, ms * 3 + 5), r.server()));
+            }
+        }
+        ResultsCsv.write(dir.resolve(ResultsCsv.FILE), rows);
+
+        String dom = rendered(Chromium.dumpDom(ReportWriter.write(dir)));
+        assertThat(dom).contains("data-render=\"ok\"").contains("Throughput and p99 against the store's latency")
+                .contains("mix at c=100: throughput vs store latency").contains("mix at c=100: p99 latency vs store latency")
+                .contains("store latency, ms");
+        // One line per server, not one per condition.
+        assertThat(dom).contains("store50ms: ");
     }
 
     @Test

@@ -12,6 +12,8 @@ import org.testbed.arm64.Arm64Sysroot;
 import org.testbed.arm64.EmulatedArm64Jvm;
 import org.testbed.memcached.MemcachedProcess;
 import org.testbed.runner.build.Processes;
+import org.testbed.toxiproxy.ToxiproxyBuild;
+import org.testbed.toxiproxy.ToxiproxyProcess;
 
 /**
  * Provides the programs the servers and the tests use besides a JDK: Debian's packages installed
@@ -41,13 +43,44 @@ public final class ToolInstaller {
     }
 
     /**
-     * What the full test suite needs: memcached (every test), chromium (the report render test),
+     * Toxiproxy, which puts a store latency between the servers and memcached ({@code --store-latency})
+     * and which fault tests break connections with: built once from the Go module proxy into the user's
+     * cache ({@link ToxiproxyBuild}), with Debian's Go installed first if this machine has none.
+     */
+    public void ensureToxiproxy() {
+        try {
+            ToxiproxyProcess.findBinary();
+            return;
+        } catch (IllegalStateException missing) {
+            if (System.getenv("TOXIPROXY_BIN") != null && !System.getenv("TOXIPROXY_BIN").isBlank()) {
+                throw missing; // the user named a binary: building another would not honour that
+            }
+        }
+        if (ToxiproxyBuild.goToolchain().isEmpty()) {
+            install("Go (builds toxiproxy, which Debian does not package)", "golang-go");
+        }
+        try {
+            ToxiproxyBuild.inUserCache().build(console);
+        } catch (IOException e) {
+            throw new IllegalStateException("could not build toxiproxy " + ToxiproxyBuild.VERSION + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * What the full test suite needs: memcached (every test), toxiproxy (the store latency and
+     * connection fault tests), chromium (the report render test),
      * sshd and an ssh client (the deploy and remote run tests), iproute2 (the remote run test's
      * network namespace), docker-compose (validating the compose file), perf
      * (the counters test), curl, and qemu-user-static with an arm64 JRE (the emulated arm64 test).
      */
     public void ensureTestTools() {
         ensureMemcached();
+        try {
+            ensureToxiproxy();
+        } catch (IllegalStateException cannot) {
+            // Said, not fatal: those tests skip with this reason unless a toxiproxy binary or Go is there.
+            console.println("testbed: the store latency tests will be skipped: " + cannot.getMessage());
+        }
         if (onPath("chromium") == null) {
             install("chromium (renders the report in a test)", "chromium");
         }

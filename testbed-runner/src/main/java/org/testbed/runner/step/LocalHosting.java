@@ -16,12 +16,14 @@ import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.LocalServer;
 import org.testbed.runner.host.RunningServer;
+import org.testbed.toxiproxy.ToxiproxyBuild;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantProcess;
 
 /**
  * Variants on this machine: each on the JDK chosen here ({@link JdkChoice}), pinned to the server's
- * CPUs, with the runner's own memcached (pinned too) unless MEMCACHED_SERVERS names one.
+ * CPUs, with the runner's own memcached (pinned too) unless MEMCACHED_SERVERS names one, reached
+ * through a Toxiproxy on memcached's CPUs by the sessions that have a store latency.
  */
 final class LocalHosting implements ServerHosting {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
@@ -32,6 +34,7 @@ final class LocalHosting implements ServerHosting {
     private Optional<Pricing> price;
     private Optional<MemcachedProcess> memcached = Optional.empty();
     private String memcachedServers;
+    private Optional<StoreLatencyProxy> storeProxy = Optional.empty();
 
     LocalHosting(RunSettings settings, JdkChoice jdks) {
         this.settings = settings;
@@ -70,13 +73,27 @@ final class LocalHosting implements ServerHosting {
         if (given.isPresent()) {
             memcachedServers = given.get();
             progress.info("using MEMCACHED_SERVERS=" + memcachedServers);
-            return;
+        } else {
+            MemcachedProcess started = MemcachedProcess.start(0, 1024);
+            memcached = Optional.of(started);
+            Pinning.pin(started.pid(), settings.servers().pinning().memcachedCpus());
+            memcachedServers = started.address();
+            progress.info("memcached started on " + memcachedServers + " (pid " + started.pid() + ")");
         }
-        MemcachedProcess started = MemcachedProcess.start(0, 1024);
-        memcached = Optional.of(started);
-        Pinning.pin(started.pid(), settings.servers().pinning().memcachedCpus());
-        memcachedServers = started.address();
-        progress.info("memcached started on " + memcachedServers + " (pid " + started.pid() + ")");
+        if (settings.storeLatencies()) {
+            StoreLatencyProxy proxy = StoreLatencyProxy.start(memcachedServers, settings.servers().pinning().memcachedCpus());
+            storeProxy = Optional.of(proxy);
+            progress.info("toxiproxy " + ToxiproxyBuild.VERSION + " started (" + proxy.api() + ", pid " + proxy.pid()
+                    + ") in front of memcached, for the store latencies");
+        }
+    }
+
+    /** MEMCACHED_SERVERS of a session: through the proxy, at its latency, when it has a store latency. */
+    private String memcachedServers(RunSettings session) {
+        return session.conditions().storeLatency()
+                .map(latency -> storeProxy.orElseThrow(() -> new IllegalStateException("no store latency proxy was started"))
+                        .serversAt(latency))
+                .orElse(memcachedServers);
     }
 
     @Override
@@ -95,8 +112,11 @@ final class LocalHosting implements ServerHosting {
     }
 
     @Override
-    public long memcachedPid() {
-        return memcached.map(MemcachedProcess::pid).orElse(-1L);
+    public List<Long> storePids() {
+        List<Long> pids = new ArrayList<>();
+        memcached.ifPresent(m -> pids.add(m.pid()));
+        storeProxy.ifPresent(p -> pids.add(p.pid()));
+        return pids;
     }
 
     @Override
@@ -116,8 +136,8 @@ final class LocalHosting implements ServerHosting {
         try {
             server = VariantProcess.start(variant, command, log, START_TIMEOUT);
         } catch (IOException e) {
-            if (conditions.equals(Conditions.PLAIN)) {
-                throw e;
+            if (conditions.withoutStoreLatency().equals(Conditions.PLAIN)) {
+                throw e; // no server flag was asked for: the store latency is not the server's to refuse
             }
             throw new ConditionRefusedException(variant.name() + " did not start with " + asked + ": "
                     + ConditionRefusedException.reason(e.getMessage()) + " (see " + log + ")");
@@ -138,7 +158,7 @@ final class LocalHosting implements ServerHosting {
             command.addAll(Flamegraphs.jvmArgs(jdk.feature()));
         }
         command.addAll(List.of("-jar", jar.toString(), "--mode", variant.mode(),
-                "--host", listenAddress(session), "--port", "0", "--memcached-servers", memcachedServers));
+                "--host", listenAddress(session), "--port", "0", "--memcached-servers", memcachedServers(session)));
         command.addAll(ServerFlags.of(session));
         return command;
     }
@@ -163,6 +183,7 @@ final class LocalHosting implements ServerHosting {
 
     @Override
     public void close() {
+        storeProxy.ifPresent(StoreLatencyProxy::close);
         memcached.ifPresent(MemcachedProcess::close);
     }
 }

@@ -8,8 +8,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.testbed.driver.Level;
 import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.StoreLatency;
 import org.testbed.runfolder.stats.PrecisionTarget;
 
 /**
@@ -35,7 +37,7 @@ import org.testbed.runfolder.stats.PrecisionTarget;
  *
  * <p>The other profiles each reproduce one study's conditions in one command (see the runner
  * README, "The studies as profiles"): {@code https}, {@code staircase}, {@code delay},
- * {@code gzip-sla} and {@code metrics-cost}.
+ * {@code gzip-sla}, {@code metrics-cost} and {@code store-latency}.
  */
 public enum Profile {
     DEFAULT(Duration.ofSeconds(3), Duration.ofSeconds(60), 2, 3, scenarios(
@@ -56,7 +58,14 @@ public enum Profile {
             List.of(new Conditions(true, true, false)), "p99<=5ms", 10_240),
     /** The API-gateway study: each case twice, plain and with metrics recorded and scraped, to price observability. */
     METRICS_COST(Duration.ofSeconds(10), Duration.ofSeconds(120), 3, 1, scenarios("mix", Levels.concurrency("64")),
-            List.of(Conditions.PLAIN, new Conditions(false, false, true)), null, 0);
+            List.of(Conditions.PLAIN, new Conditions(false, false, true)), null, 0),
+    /**
+     * The sync-vs-async question asked of a real store: the mix at 400 users (twice the sync variants'
+     * 200 threads, so that a thread held while the store answers shows) with memcached 0, 2, 10 and
+     * 50 ms away, through Toxiproxy (0 ms: through it undelayed, so that only the latency changes).
+     */
+    STORE_LATENCY(Duration.ofSeconds(10), Duration.ofSeconds(120), 3, 1, scenarios("mix", Levels.concurrency("400")),
+            Stream.of(0, 2, 10, 50).map(ms -> Conditions.PLAIN.withStoreLatency(StoreLatency.ofMillis(ms))).toList(), null, 0);
 
     private final Duration duration;
     private final Duration warmup;

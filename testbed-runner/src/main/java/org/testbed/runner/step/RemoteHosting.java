@@ -78,8 +78,8 @@ final class RemoteHosting implements ServerHosting {
     }
 
     @Override
-    public long memcachedPid() {
-        return -1;
+    public List<Long> storePids() {
+        return List.of();
     }
 
     @Override

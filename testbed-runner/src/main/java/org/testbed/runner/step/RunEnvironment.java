@@ -24,6 +24,7 @@ import org.testbed.runfolder.environment.RunnerJvm;
 import org.testbed.runfolder.environment.Tools;
 import org.testbed.runner.counters.PerfStat;
 import org.testbed.runner.env.Environment;
+import org.testbed.toxiproxy.ToxiproxyBuild;
 import org.testbed.variant.Variant;
 
 /**
@@ -96,6 +97,7 @@ final class RunEnvironment {
                     .orElse(", here");
         }
         return new Tools(wrk == null ? "not installed" : Environment.command(wrk.toString(), "-v").lines().findFirst().orElse(""),
-                Environment.command("memcached", "-V").strip(), Pinning.tasksetAvailable(), jmeter);
+                Environment.command("memcached", "-V").strip(), Pinning.tasksetAvailable(), jmeter,
+                settings.storeLatencies() ? "toxiproxy " + ToxiproxyBuild.VERSION : Tools.NOT_USED);
     }
 }

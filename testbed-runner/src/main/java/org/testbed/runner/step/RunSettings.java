@@ -26,7 +26,8 @@ import org.testbed.variant.Variant;
  * @param observation what each step records besides the figures
  * @param conditionSets HTTPS ({@code --tls}), gzip ({@code --gzip}) and metrics ({@code --metrics}): how every
  *                      variant is started and driven; with several ({@code --conditions plain,tls}) every variant
- *                      is run under each in turn, started afresh for each
+ *                      is run under each in turn, started afresh for each; a store latency ({@code --store-latency})
+ *                      is a condition too
  * @param capacity with {@code --sla}: the capacity search each scenario runs instead of its levels
  * @param serverHost with {@code --server-host}: the server's machine, where each variant is deployed and read,
  *                   driven from here
@@ -177,6 +178,11 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
                 Math.max(fork, load.repeat()), iterations, load.driver(), load.delayMs(), load.payloadSize(),
                 load.maxConnections(), load.timeout(), load.saturationPct(), load.pacing());
         return new RunSettings(output, l, servers, observation, conditionSets, capacity, serverHost, price, loadHosts, precision);
+    }
+
+    /** Whether any session reaches memcached through the store-latency proxy ({@code --store-latency}). */
+    public boolean storeLatencies() {
+        return conditionSets.stream().anyMatch(c -> c.storeLatency().isPresent());
     }
 
     /** The conditions as the console and environment.json show them: {@code plain,tls}. */

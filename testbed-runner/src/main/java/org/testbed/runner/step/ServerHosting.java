@@ -2,6 +2,7 @@ package org.testbed.runner.step;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.testbed.runfolder.environment.EnvironmentRecord;
@@ -41,8 +42,11 @@ interface ServerHosting extends AutoCloseable {
     /** Whether the run started that memcached itself (here or there). */
     boolean memcachedStartedByRunner();
 
-    /** The runner's memcached on this machine, whose CPU counts on the load side; -1 when there is none here. */
-    long memcachedPid();
+    /**
+     * The runner's memcached on this machine and, with a store latency, the proxy in front of it: the
+     * store side, whose CPU counts on the load side; none when the run started no memcached here.
+     */
+    List<Long> storePids();
 
     /** Starts {@code variant} on {@code java}, under one session's {@code settings}; its start is logged to {@code log}. */
     RunningServer start(RunSettings settings, Variant variant, Path java, JdkInfo jdk, Path log)

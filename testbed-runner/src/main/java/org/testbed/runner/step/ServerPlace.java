@@ -18,12 +18,18 @@ public enum ServerPlace {
             return Pinning.decide(serverCpus, loadCpus, memcachedCpus, Pinning.allowedCpus(), Pinning.tasksetAvailable());
         }
 
-        /** A prices file without this machine, or a memcached that cannot be installed, stops the run before it starts. */
+        /**
+         * A prices file without this machine, or a memcached (or with a store latency, a toxiproxy) that
+         * cannot be installed, stops the run before it starts.
+         */
         @Override
         public void prepare(RunSettings settings) {
             RunPrice.local(settings);
             if (settings.servers().memcachedServers().isEmpty()) {
                 new ToolInstaller(System.err).ensureMemcached();
+            }
+            if (settings.storeLatencies()) {
+                new ToolInstaller(System.err).ensureToxiproxy();
             }
         }
 

@@ -36,7 +36,7 @@ import org.testbed.runner.problem.Problems;
 final class StepMeasurement {
     private final RunSettings settings;
     private final Probes.Choice probes;
-    private final long memcachedPid;
+    private final List<Long> storePids;
     private final Problems problems;
     private final Optional<Pricing> pricing;
     private final LoadDrivers drivers;
@@ -44,17 +44,17 @@ final class StepMeasurement {
 
     /**
      * @param flamegraphs the profiler, or null without {@code --flamegraph}
-     * @param memcachedPid the runner's own memcached, whose CPU counts on the load side; -1 when none
+     * @param storePids the runner's own memcached (and the proxy in front of it), whose CPU counts on the load side; none when none
      * @param problems where a failure that does not stop the step (a lost flame graph) is reported
      * @param pricing the run's price on the server's machine, or empty without one
      * @param loadHosts with {@code --load-hosts}: JMeter's engines there, or null
      */
-    StepMeasurement(RunSettings settings, Flamegraphs flamegraphs, long memcachedPid, Problems problems,
+    StepMeasurement(RunSettings settings, Flamegraphs flamegraphs, List<Long> storePids, Problems problems,
                     Optional<Pricing> pricing, LoadEngines loadHosts) {
         this.settings = settings;
         this.probes = new Probes.Choice(settings.observation().jfr(), Optional.ofNullable(flamegraphs),
                 settings.observation().counters(), settings.conditions().metrics());
-        this.memcachedPid = memcachedPid;
+        this.storePids = storePids;
         this.problems = problems;
         this.pricing = pricing;
         this.drivers = new LoadDrivers(settings, loadHosts);
@@ -79,11 +79,11 @@ final class StepMeasurement {
     private Sample measure(ServedVariant served, SamplePlan plan, LoadDriver driver, Probes observed, SecondListener live,
                            ProbedStep step) throws IOException, InterruptedException {
         observed.beforeStep();
-        ServerSnapshot before = ServerSnapshot.before(served.server(), memcachedPid);
+        ServerSnapshot before = ServerSnapshot.before(served.server(), storePids);
         String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
         observed.beforeWindow();
         Window window = applyLoad(driver, served, plan, observed, live);
-        ServerSnapshot after = ServerSnapshot.after(served.server(), memcachedPid);
+        ServerSnapshot after = ServerSnapshot.after(served.server(), storePids);
         observed.afterStep(window);
         ProbeResult probed = observed.result();
         SampleReading reading = new SampleReading(startedAt, window.result(),
