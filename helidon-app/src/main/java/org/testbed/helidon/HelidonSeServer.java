@@ -1,0 +1,132 @@
+package org.testbed.helidon;
+
+import io.helidon.common.socket.SocketOptions;
+import io.helidon.common.tls.Tls;
+import io.helidon.http.DirectHandler;
+import io.helidon.http.encoding.ContentEncodingContext;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.DirectHandlers;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http1.Http1Config;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.testbed.config.TestbedConfig;
+import org.testbed.http.ETags;
+import org.testbed.server.ServerStartup;
+import org.testbed.server.ServerTuning;
+import org.testbed.service.ItemService;
+import org.testbed.service.Metrics;
+import org.testbed.store.ItemStore;
+import org.testbed.tls.SelfSignedCertificate;
+
+/**
+ * Variant {@code helidon-se}: Helidon SE 4's web server (Níma) with one {@link ContractHandler} for
+ * every method and path. Níma runs each connection on a virtual thread of its own, which reads the
+ * connection's requests and runs their handlers one after another; the handler blocks that virtual
+ * thread on Memcached and on the delay, and no platform thread runs request code.
+ *
+ * <p>The shared settings: backlog ({@code TESTBED_ACCEPT_QUEUE}), the idle timeout both as
+ * Helidon's idle-connection timeout (checked every second) and as the socket read timeout, so a
+ * stalled body or header block fails its read after one idle timeout; TLS with the shared
+ * self-signed certificate. {@code TESTBED_THREADS} is accepted and unused: virtual threads are
+ * made per connection, and their carriers are sized by {@link ServerStartup#prepare}.
+ */
+public final class HelidonSeServer implements AutoCloseable {
+    /** Helidon checks for idle connections this often (its default is two minutes). */
+    private static final Duration IDLE_CHECK_PERIOD = Duration.ofSeconds(1);
+    /** Request line and header block limits, the 8 KiB the other containers keep. */
+    private static final int MAX_PROLOGUE = 8 * 1024;
+    private static final int MAX_HEADERS = 8 * 1024;
+
+    private final WebServer server;
+    private final ItemStore store;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private HelidonSeServer(WebServer server, ItemStore store) {
+        this.server = server;
+        this.store = store;
+    }
+
+    /** Starts a server for {@code config}; it owns {@code store} and closes it once stopped. */
+    public static HelidonSeServer start(TestbedConfig config, ItemStore store) {
+        Metrics metrics = Metrics.of(config);
+        ItemService items = new ItemService(store, HelidonLauncher.VARIANT, config.maxBody(), metrics,
+                ETags.forGzip(config.gzip()));
+        ContractHandler handler = new ContractHandler(items, config.gzip());
+        Http1Config http1 = Http1Config.builder()
+                .maxPrologueLength(MAX_PROLOGUE)
+                .maxHeadersSize(MAX_HEADERS)
+                .build();
+        WebServerConfig.Builder builder = WebServer.builder()
+                .host(config.host())
+                .port(config.port())
+                .shutdownHook(false)
+                .idleConnectionTimeout(ServerTuning.idleTimeout(config))
+                .idleConnectionPeriod(IDLE_CHECK_PERIOD)
+                .connectionOptions(SocketOptions.builder()
+                        .readTimeout(ServerTuning.idleTimeout(config))
+                        .tcpNoDelay(true)
+                        .build())
+                // The adapter gzips by the contract's rules itself; Helidon's encoders would
+                // compress every answer whatever its size, and decode request bodies.
+                .contentEncoding(ContentEncodingContext.builder()
+                        .contentEncodingsDiscoverServices(false)
+                        .build())
+                .addProtocol(http1)
+                .addConnectionSelector(new RequestLineSelector(http1))
+                .directHandlers(problemsForEveryEvent())
+                .routing(HttpRouting.builder().any(handler));
+        ServerTuning.acceptQueue(config).ifPresent(builder::backlog);
+        if (config.tls()) {
+            builder.tls(Tls.builder().sslContext(SelfSignedCertificate.generate().sslContext()).build());
+        }
+        WebServer server = builder.build();
+        try {
+            server.start();
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        return new HelidonSeServer(server, store);
+    }
+
+    private static DirectHandlers problemsForEveryEvent() {
+        DirectHandlers.Builder handlers = DirectHandlers.builder();
+        ProblemDirectHandler problems = new ProblemDirectHandler();
+        for (DirectHandler.EventType event : DirectHandler.EventType.values()) {
+            handlers.addHandler(event, problems);
+        }
+        return handlers.build();
+    }
+
+    /** The bound port (useful with {@code --port 0}). */
+    public int port() {
+        return server.port();
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            try {
+                server.stop();
+            } finally {
+                store.close();
+            }
+        }
+    }
+
+    /** Called by {@link HelidonLauncher} on JDK 21+, once the configuration was checked. */
+    public static void serve(TestbedConfig config) {
+        HelidonSeServer server;
+        try {
+            server = start(config, ServerStartup.connectStore(config));
+        } catch (RuntimeException e) {
+            System.err.println("testbed: " + HelidonLauncher.VARIANT + " did not start: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "testbed-shutdown"));
+        ServerStartup.printReady(HelidonLauncher.VARIANT, config, server.port());
+    }
+}
