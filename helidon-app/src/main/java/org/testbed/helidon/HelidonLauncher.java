@@ -13,8 +13,11 @@ import org.testbed.server.ServerStartup;
  * newer it hands over to {@link HelidonSeServer}, by name, so that this class never links to it.
  */
 public final class HelidonLauncher {
-    /** The variant name; the server offers mode virtual only, which carries no suffix here. */
-    public static final String VARIANT = "helidon-se";
+    /**
+     * {@code HelidonSeServer.VARIANT}, spelled again: no class of Java 21 may refer to this one, nor
+     * this one to them, or javac compiles the other along for the wrong release.
+     */
+    private static final String VARIANT = "helidon-se";
     static final EnumSet<Mode> MODES = EnumSet.of(Mode.VIRTUAL);
 
     private HelidonLauncher() {

@@ -33,6 +33,8 @@ import org.testbed.tls.SelfSignedCertificate;
  * made per connection, and their carriers are sized by {@link ServerStartup#prepare}.
  */
 public final class HelidonSeServer implements AutoCloseable {
+    /** The variant name; the server offers mode virtual only, which carries no suffix here. */
+    public static final String VARIANT = "helidon-se";
     /** Helidon checks for idle connections this often (its default is two minutes). */
     private static final Duration IDLE_CHECK_PERIOD = Duration.ofSeconds(1);
     /** Request line and header block limits, the 8 KiB the other containers keep. */
@@ -51,7 +53,7 @@ public final class HelidonSeServer implements AutoCloseable {
     /** Starts a server for {@code config}; it owns {@code store} and closes it once stopped. */
     public static HelidonSeServer start(TestbedConfig config, ItemStore store) {
         Metrics metrics = Metrics.of(config);
-        ItemService items = new ItemService(store, HelidonLauncher.VARIANT, config.maxBody(), metrics,
+        ItemService items = new ItemService(store, HelidonSeServer.VARIANT, config.maxBody(), metrics,
                 ETags.forGzip(config.gzip()));
         ContractHandler handler = new ContractHandler(items, config.gzip());
         Http1Config http1 = Http1Config.builder()
@@ -116,17 +118,17 @@ public final class HelidonSeServer implements AutoCloseable {
         }
     }
 
-    /** Called by {@link HelidonLauncher} on JDK 21+, once the configuration was checked. */
+    /** Called by {@code HelidonLauncher} on JDK 21+, once the configuration was checked. */
     public static void serve(TestbedConfig config) {
         HelidonSeServer server;
         try {
             server = start(config, ServerStartup.connectStore(config));
         } catch (RuntimeException e) {
-            System.err.println("testbed: " + HelidonLauncher.VARIANT + " did not start: " + e.getMessage());
+            System.err.println("testbed: " + HelidonSeServer.VARIANT + " did not start: " + e.getMessage());
             System.exit(1);
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "testbed-shutdown"));
-        ServerStartup.printReady(HelidonLauncher.VARIANT, config, server.port());
+        ServerStartup.printReady(HelidonSeServer.VARIANT, config, server.port());
     }
 }
