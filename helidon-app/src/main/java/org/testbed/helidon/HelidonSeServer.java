@@ -26,10 +26,14 @@ import org.testbed.tls.SelfSignedCertificate;
  * connection's requests and runs their handlers one after another; the handler blocks that virtual
  * thread on Memcached and on the delay, and no platform thread runs request code.
  *
- * <p>The shared settings: backlog ({@code TESTBED_ACCEPT_QUEUE}), the idle timeout both as
- * Helidon's idle-connection timeout (checked every second) and as the socket read timeout, so a
- * stalled body or header block fails its read after one idle timeout; TLS with the shared
- * self-signed certificate. {@code TESTBED_THREADS} is accepted and unused: virtual threads are
+ * <p>Every connection is a {@link WatchedConnection} ({@link WatchedConnectionSelector}): its
+ * first request line is looked at before Helidon's HTTP/1.1 connection takes it over, and its
+ * reads are watched by the {@link IdleCutter}, which is {@code TESTBED_IDLE_TIMEOUT_MS} here: a
+ * connection waiting for bytes longer than that, between requests or in the middle of one, is
+ * closed. Helidon's own idle timeout is set to the same, for what it covers.
+ *
+ * <p>The shared settings: backlog ({@code TESTBED_ACCEPT_QUEUE}), the idle timeout, TLS with the
+ * shared self-signed certificate. {@code TESTBED_THREADS} is accepted and unused: virtual threads are
  * made per connection, and their carriers are sized by {@link ServerStartup#prepare}.
  */
 public final class HelidonSeServer implements AutoCloseable {
@@ -42,11 +46,13 @@ public final class HelidonSeServer implements AutoCloseable {
     private static final int MAX_HEADERS = 8 * 1024;
 
     private final WebServer server;
+    private final IdleCutter cutter;
     private final ItemStore store;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private HelidonSeServer(WebServer server, ItemStore store) {
+    private HelidonSeServer(WebServer server, IdleCutter cutter, ItemStore store) {
         this.server = server;
+        this.cutter = cutter;
         this.store = store;
     }
 
@@ -56,6 +62,7 @@ public final class HelidonSeServer implements AutoCloseable {
         ItemService items = new ItemService(store, HelidonSeServer.VARIANT, config.maxBody(), metrics,
                 ETags.forGzip(config.gzip()));
         ContractHandler handler = new ContractHandler(items, config.gzip());
+        IdleCutter cutter = new IdleCutter(ServerTuning.idleTimeout(config));
         Http1Config http1 = Http1Config.builder()
                 .maxPrologueLength(MAX_PROLOGUE)
                 .maxHeadersSize(MAX_HEADERS)
@@ -66,17 +73,14 @@ public final class HelidonSeServer implements AutoCloseable {
                 .shutdownHook(false)
                 .idleConnectionTimeout(ServerTuning.idleTimeout(config))
                 .idleConnectionPeriod(IDLE_CHECK_PERIOD)
-                .connectionOptions(SocketOptions.builder()
-                        .readTimeout(ServerTuning.idleTimeout(config))
-                        .tcpNoDelay(true)
-                        .build())
+                .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
                 // The adapter gzips by the contract's rules itself; Helidon's encoders would
                 // compress every answer whatever its size, and decode request bodies.
                 .contentEncoding(ContentEncodingContext.builder()
                         .contentEncodingsDiscoverServices(false)
                         .build())
                 .addProtocol(http1)
-                .addConnectionSelector(new RequestLineSelector(http1))
+                .addConnectionSelector(new WatchedConnectionSelector(http1, cutter))
                 .directHandlers(problemsForEveryEvent())
                 .routing(HttpRouting.builder().any(handler));
         ServerTuning.acceptQueue(config).ifPresent(builder::backlog);
@@ -87,10 +91,11 @@ public final class HelidonSeServer implements AutoCloseable {
         try {
             server.start();
         } catch (RuntimeException e) {
+            cutter.close();
             store.close();
             throw e;
         }
-        return new HelidonSeServer(server, store);
+        return new HelidonSeServer(server, cutter, store);
     }
 
     private static DirectHandlers problemsForEveryEvent() {
@@ -113,6 +118,7 @@ public final class HelidonSeServer implements AutoCloseable {
             try {
                 server.stop();
             } finally {
+                cutter.close();
                 store.close();
             }
         }
