@@ -114,8 +114,8 @@ final class ContractHandler implements Handler {
         try {
             body = BoundedBody.read(request.content().inputStream(), length, items.maxBody());
         } catch (IOException | RuntimeException unreadable) {
-            // Broken chunk framing, a client that went away, or the read timeout: this connection
-            // cannot carry another request, and the rest of the body is not waited for.
+            // Broken chunk framing, or a client that went away or was cut by the idle timeout: this
+            // connection cannot carry another request, and the rest of the body is not waited for.
             exchange.mustClose = true;
             return BoundedBody.unreadable(unwrapped(unreadable));
         }
@@ -157,7 +157,8 @@ final class ContractHandler implements Handler {
 
     /**
      * RFC 9112: an HTTP/1.1 request with no Host, or with more than one, is a 400; HTTP/1.0 needs
-     * none. Helidon's own check is off with its header validation (see {@link HelidonSeServer}).
+     * none. Helidon checks it too while its request header validation is on (the default), before
+     * the handler; this keeps the rule whatever that setting.
      */
     private static boolean hasOneHost(ServerRequest request) {
         List<String> hosts = request.headers().all(HeaderNames.HOST, List::of);
