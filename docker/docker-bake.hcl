@@ -50,6 +50,7 @@ target "variants" {
       "jetty-handler",
       "vertx",
       "spring-webflux",
+      "helidon-se",
     ]
   }
   inherits = ["_common"]

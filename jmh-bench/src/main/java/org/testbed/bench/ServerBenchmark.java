@@ -91,7 +91,7 @@ public class ServerBenchmark {
         /** Every line of variants.conf, in its order (VariantListTest keeps the two equal). */
         @Param({"spring-tomcat", "spring-tomcat-virtual", "servlet-tomcat-sync", "servlet-tomcat-async",
                 "servlet-tomcat-virtual", "servlet-jetty-sync", "servlet-jetty-async", "servlet-jetty-virtual",
-                "jetty-handler", "vertx", "spring-webflux"})
+                "jetty-handler", "vertx", "spring-webflux", "helidon-se"})
         public String variant;
 
         MemcachedProcess memcached;

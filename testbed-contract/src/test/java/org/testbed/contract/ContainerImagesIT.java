@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -53,13 +51,7 @@ class ContainerImagesIT {
     }
 
     static Stream<Arguments> families() {
-        Map<String, Variant> firstPerJar = new LinkedHashMap<>();
-        for (Variant variant : ContractVariants.selected()) {
-            if (variant.minJdk() <= 17) {
-                firstPerJar.putIfAbsent(variant.jar(), variant);
-            }
-        }
-        return firstPerJar.values().stream().map(variant -> Arguments.argumentSet(variant.name(), variant));
+        return JarsBeyondJdk.firstRunnablePerJar(PodmanLab.SUITE, 17, "the base images' JRE");
     }
 
     @BeforeAll

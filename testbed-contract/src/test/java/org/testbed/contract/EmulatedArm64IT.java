@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -63,13 +61,7 @@ class EmulatedArm64IT {
     }
 
     static Stream<Arguments> families() {
-        Map<String, Variant> firstPerJar = new LinkedHashMap<>();
-        for (Variant variant : ContractVariants.selected()) {
-            if (variant.minJdk() <= Arm64Sysroot.JDK_FEATURE) {
-                firstPerJar.putIfAbsent(variant.jar(), variant);
-            }
-        }
-        return firstPerJar.values().stream().map(variant -> Arguments.argumentSet(variant.name(), variant));
+        return JarsBeyondJdk.firstRunnablePerJar(SUITE, Arm64Sysroot.JDK_FEATURE, "Debian 12's arm64 JVM");
     }
 
     @BeforeAll
