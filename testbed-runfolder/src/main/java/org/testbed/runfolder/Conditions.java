@@ -4,16 +4,35 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a step ran under besides its level: HTTPS ({@code --tls}), gzip ({@code --gzip}), and the
- * servers' metrics ({@code --metrics}: recorded, and scraped once a second). Two steps under different
- * conditions measure different work, so they are never compared as the same step.
+ * What a step ran under besides its level: HTTPS ({@code --tls}), gzip ({@code --gzip}), the
+ * servers' metrics ({@code --metrics}: recorded, and scraped once a second), and faults of the store
+ * inside each window ({@code --fault}, {@link FaultSpec}). Two steps under different conditions
+ * measure different work, so they are never compared as the same step.
  *
  * <p>Written as one CSV field, {@code conditions}: {@code plain} when none is on, else the ones on
- * joined by {@code +} in the order {@code tls}, {@code gzip}, {@code metrics} (e.g. {@code tls+gzip}).
- * A file from before the column existed reads as {@code plain}, which is what it measured.
+ * joined by {@code +} in the order {@code tls}, {@code gzip}, {@code metrics}, then the faults in the
+ * order given (e.g. {@code tls+gzip}, {@code stall5s+2s}). A fault's own {@code +} (its length) is
+ * read back with it: no other condition starts with a digit. A file from before the column existed
+ * reads as {@code plain}, which is what it measured.
  */
-public record Conditions(boolean tls, boolean gzip, boolean metrics) {
+public record Conditions(boolean tls, boolean gzip, boolean metrics, List<FaultSpec> faults) {
     public static final Conditions PLAIN = new Conditions(false, false, false);
+
+    public Conditions {
+        faults = List.copyOf(faults);
+    }
+
+    /** Without faults. */
+    public Conditions(boolean tls, boolean gzip, boolean metrics) {
+        this(tls, gzip, metrics, List.of());
+    }
+
+    /** These conditions with {@code more} faults after their own. */
+    public Conditions withFaults(List<FaultSpec> more) {
+        List<FaultSpec> all = new ArrayList<>(faults);
+        all.addAll(more);
+        return new Conditions(tls, gzip, metrics, all);
+    }
 
     /** The CSV field. */
     public String label() {
@@ -27,6 +46,7 @@ public record Conditions(boolean tls, boolean gzip, boolean metrics) {
         if (metrics) {
             on.add("metrics");
         }
+        faults.forEach(f -> on.add(f.label()));
         return on.isEmpty() ? "plain" : String.join("+", on);
     }
 
@@ -38,16 +58,27 @@ public record Conditions(boolean tls, boolean gzip, boolean metrics) {
         boolean tls = false;
         boolean gzip = false;
         boolean metrics = false;
-        for (String part : field.strip().split("\\+")) {
+        List<FaultSpec> faults = new ArrayList<>();
+        String[] parts = field.strip().split("\\+");
+        for (int i = 0; i < parts.length; i++) {
+            String part = parts[i];
             switch (part) {
                 case "tls" -> tls = true;
                 case "gzip" -> gzip = true;
                 case "metrics" -> metrics = true;
-                default -> throw new IllegalArgumentException("unknown condition '" + part + "' in '" + field
-                        + "'; conditions are plain, or tls, gzip and metrics joined by +");
+                default -> {
+                    if (!FaultSpec.isFault(part)) {
+                        throw new IllegalArgumentException("unknown condition '" + part + "' in '" + field
+                                + "'; conditions are plain, or tls, gzip, metrics and faults (stall5s+2s) joined by +");
+                    }
+                    // A fault's length is the next part: it starts with a digit, as no condition does.
+                    boolean lengthFollows = i + 1 < parts.length && !parts[i + 1].isEmpty()
+                            && Character.isDigit(parts[i + 1].charAt(0));
+                    faults.add(FaultSpec.parse(lengthFollows ? part + "+" + parts[++i] : part));
+                }
             }
         }
-        return new Conditions(tls, gzip, metrics);
+        return new Conditions(tls, gzip, metrics, faults);
     }
 
     @Override
