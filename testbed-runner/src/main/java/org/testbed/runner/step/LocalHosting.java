@@ -100,6 +100,16 @@ final class LocalHosting implements ServerHosting {
     }
 
     @Override
+    public Optional<MemcachedProcess> ownMemcached() {
+        return memcached;
+    }
+
+    @Override
+    public void memcachedRestarted(long pid) throws IOException {
+        Pinning.pin(pid, settings.servers().pinning().memcachedCpus());
+    }
+
+    @Override
     public RunningServer start(RunSettings session, Variant variant, Path java, JdkInfo jdk, Path log) throws IOException {
         Path jar = variant.jarIn(session.output().root());
         return new LocalServer(start(session, variant, command(session, variant, java, jdk, jar), log), jdk);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import org.testbed.memcached.MemcachedProcess;
 import org.testbed.runfolder.environment.EnvironmentRecord;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runner.env.JdkInfo;
@@ -43,6 +44,18 @@ interface ServerHosting extends AutoCloseable {
 
     /** The runner's memcached on this machine, whose CPU counts on the load side; -1 when there is none here. */
     long memcachedPid();
+
+    /**
+     * The runner's own memcached on this machine, which {@code --fault} may stop or restart; empty when
+     * MEMCACHED_SERVERS names one or it runs on the server's machine.
+     */
+    default Optional<MemcachedProcess> ownMemcached() {
+        return Optional.empty();
+    }
+
+    /** The runner's memcached was started afresh as {@code pid} (a restart fault): pinned as the first was. */
+    default void memcachedRestarted(long pid) throws IOException {
+    }
 
     /** Starts {@code variant} on {@code java}, under one session's {@code settings}; its start is logged to {@code log}. */
     RunningServer start(RunSettings settings, Variant variant, Path java, JdkInfo jdk, Path log)
