@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.testbed.cache.UserCache;
 
 /**
  * A folder holding Debian's arm64 OpenJDK 17 runtime and the few libraries it links, unpacked as
@@ -51,12 +52,7 @@ public final class Arm64Sysroot {
      * each with {@code arm64-sysroot} beneath.
      */
     public static Arm64Sysroot inUserCache() {
-        String own = System.getenv("TESTBED_CACHE_DIR");
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        Path base = own != null && !own.isBlank() ? Path.of(own)
-                : xdg != null && !xdg.isBlank() ? Path.of(xdg, "testbed")
-                : Path.of(System.getProperty("user.home"), ".cache", "testbed");
-        return new Arm64Sysroot(base.resolve("arm64-sysroot"));
+        return new Arm64Sysroot(UserCache.base().resolve("arm64-sysroot"));
     }
 
     public Path cache() {
