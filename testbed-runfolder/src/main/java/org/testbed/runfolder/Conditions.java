@@ -34,6 +34,11 @@ public record Conditions(boolean tls, boolean gzip, boolean metrics, List<FaultS
         return new Conditions(tls, gzip, metrics, all);
     }
 
+    /** Whether a fault of these conditions needs the variants to reach the store through a proxy. */
+    public boolean storeBehindProxy() {
+        return faults.stream().anyMatch(FaultSpec::needsProxy);
+    }
+
     /** The CSV field. */
     public String label() {
         List<String> on = new ArrayList<>();

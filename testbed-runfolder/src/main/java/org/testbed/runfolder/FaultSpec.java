@@ -31,7 +31,12 @@ public record FaultSpec(Kind kind, Duration at, Duration length) {
         /** The store hangs: its connections stay open, nothing answers (SIGSTOP, then SIGCONT). */
         STALL("stall", true),
         /** The store dies and comes back empty on the same port, at once or after {@code length}. */
-        RESTART("restart", false);
+        RESTART("restart", false),
+        /**
+         * Every connection to the store is reset (TCP RST) for {@code length}, new ones too: the
+         * variants reach the store through a proxy (Toxiproxy) for the whole window, which cuts them.
+         */
+        RESET("reset", true);
 
         private final String word;
         private final boolean needsLength;
@@ -52,7 +57,8 @@ public record FaultSpec(Kind kind, Duration at, Duration length) {
                 }
             }
             throw new IllegalArgumentException("unknown fault '" + word + "' in '" + spec + "'; faults are stall:AT+FOR"
-                    + " (the store hangs) and restart:AT[+FOR] (it is killed and restarted on the same port)");
+                    + " (the store hangs), restart:AT[+FOR] (it is killed and restarted on the same port) and"
+                    + " reset:AT+FOR (its connections are reset)");
         }
     }
 
@@ -81,6 +87,11 @@ public record FaultSpec(Kind kind, Duration at, Duration length) {
     /** Whether {@code part} of a conditions field is (the start of) a fault. */
     static boolean isFault(String part) {
         return SPEC.matcher(part).matches();
+    }
+
+    /** Whether the variants must reach the store through a proxy for this fault. */
+    public boolean needsProxy() {
+        return kind == Kind.RESET;
     }
 
     /** When it is over, from the window's start. */

@@ -30,6 +30,17 @@ class FaultSpecTest {
     }
 
     @Test
+    void aResetNeedsTheProxyAndALength() {
+        FaultSpec reset = FaultSpec.parse("reset:5s+2s");
+        assertThat(reset.kind()).isEqualTo(FaultSpec.Kind.RESET);
+        assertThat(reset.needsProxy()).isTrue();
+        assertThat(FaultSpec.parse("stall:5s+2s").needsProxy()).isFalse();
+        assertThat(Conditions.parse("reset5s+2s").storeBehindProxy()).isTrue();
+        assertThat(Conditions.parse("stall5s+2s").storeBehindProxy()).isFalse();
+        assertThatThrownBy(() -> FaultSpec.parse("reset:5s")).hasMessageContaining("needs a length");
+    }
+
+    @Test
     void theConditionsFormReadsBackAsTheSameFault() {
         FaultSpec stall = FaultSpec.parse("stall:3s+2s");
         assertThat(FaultSpec.parse(stall.label())).isEqualTo(stall);

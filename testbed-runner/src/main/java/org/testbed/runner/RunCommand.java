@@ -219,7 +219,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--fault", split = ",", paramLabel = "SPEC",
             description = "A fault of the store inside every measured window, repeated like any figure: stall:5s+2s"
                     + " (memcached hangs, SIGSTOP then SIGCONT, for 2 s from 5 s into the window) or restart:5s[+1s]"
-                    + " (memcached killed and started again, empty, on the same port, at once or 1 s later). Needs the"
+                    + " (memcached killed and started again, empty, on the same port, at once or 1 s later) or reset:5s+2s"
+                    + " (every connection to memcached reset for 2 s: the variants reach it through Toxiproxy). Needs the"
                     + " runner's own memcached and a window that holds it; rows say it in their conditions"
                     + " (stall5s+2s), with the recovery time and the errors by kind it cost (repeatable)")
     List<String> faults;

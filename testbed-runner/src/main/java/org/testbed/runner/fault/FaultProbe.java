@@ -50,13 +50,15 @@ public final class FaultProbe implements Probe {
 
     /**
      * @param restarted told memcached's new process id when a fault started it afresh
+     * @param proxy the proxy the variants reach memcached through, for a fault of the connections; null when none
      * @param leadIn how long after {@link #beforeWindow} the window opens
      * @param hlog the sample's interval log, beside which the faults file goes
      */
-    public FaultProbe(List<FaultSpec> specs, MemcachedProcess memcached, LongConsumer restarted, Duration leadIn, Path hlog) {
+    public FaultProbe(List<FaultSpec> specs, MemcachedProcess memcached, LongConsumer restarted, StoreProxy proxy,
+                      Duration leadIn, Path hlog) {
         this.specs = List.copyOf(specs);
         for (FaultSpec spec : specs) {
-            faults.add(StoreFault.of(spec, memcached, restarted));
+            faults.add(StoreFault.of(spec, memcached, restarted, proxy));
         }
         this.leadIn = leadIn;
         this.hlog = hlog;

@@ -1,8 +1,10 @@
 package org.testbed.runner.fault;
 
+import java.time.Duration;
 import java.util.function.LongConsumer;
 import org.testbed.memcached.MemcachedProcess;
 import org.testbed.runfolder.FaultSpec;
+import org.testbed.toxiproxy.Toxic;
 
 /**
  * What a {@link FaultSpec.Kind} does to the store: begun at the fault's start, ended at its end, and
@@ -25,11 +27,18 @@ public interface StoreFault {
      * The fault {@code spec} on the runner's own memcached.
      *
      * @param restarted told the new process id when memcached was started afresh (to pin it as before)
+     * @param proxy the proxy the variants reach it through, for a fault of the connections; null when there is none
      */
-    static StoreFault of(FaultSpec spec, MemcachedProcess memcached, LongConsumer restarted) {
+    static StoreFault of(FaultSpec spec, MemcachedProcess memcached, LongConsumer restarted, StoreProxy proxy) {
         return switch (spec.kind()) {
             case STALL -> new Stall(memcached);
             case RESTART -> new Restart(memcached, restarted);
+            case RESET -> {
+                if (proxy == null) {
+                    throw new IllegalStateException("a reset needs the variants to reach memcached through the proxy");
+                }
+                yield new Reset(proxy);
+            }
         };
     }
 
@@ -60,6 +69,39 @@ public interface StoreFault {
                 memcached.resume();
             }
             stopped = false;
+        }
+    }
+
+    /**
+     * Toxiproxy's {@code reset_peer} toxic on the proxy, at once: every connection through it, open or
+     * new, is reset (TCP RST) until the toxic is removed; memcached itself never notices.
+     */
+    final class Reset implements StoreFault {
+        private static final Toxic RESET = Toxic.resetPeer(Duration.ZERO);
+        private final StoreProxy proxy;
+        private boolean on;
+
+        Reset(StoreProxy proxy) {
+            this.proxy = proxy;
+        }
+
+        @Override
+        public synchronized void begin() {
+            on = true;
+            proxy.client().addToxic(proxy.name(), RESET);
+        }
+
+        @Override
+        public synchronized void end() {
+            restore();
+        }
+
+        @Override
+        public synchronized void restore() {
+            if (on) {
+                proxy.client().removeToxic(proxy.name(), RESET.name());
+            }
+            on = false;
         }
     }
 

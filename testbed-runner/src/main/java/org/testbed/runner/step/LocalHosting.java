@@ -13,9 +13,12 @@ import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.environment.EnvironmentRecord;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.fault.StoreProxy;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.LocalServer;
 import org.testbed.runner.host.RunningServer;
+import org.testbed.toxiproxy.ToxiproxyClient;
+import org.testbed.toxiproxy.ToxiproxyProcess;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantProcess;
 
@@ -31,6 +34,8 @@ final class LocalHosting implements ServerHosting {
     private Map<Variant, Path> javas;
     private Optional<Pricing> price;
     private Optional<MemcachedProcess> memcached = Optional.empty();
+    private Optional<ToxiproxyProcess> toxiproxy = Optional.empty();
+    private Optional<StoreProxy> proxy = Optional.empty();
     private String memcachedServers;
 
     LocalHosting(RunSettings settings, JdkChoice jdks) {
@@ -77,6 +82,27 @@ final class LocalHosting implements ServerHosting {
         Pinning.pin(started.pid(), settings.servers().pinning().memcachedCpus());
         memcachedServers = started.address();
         progress.info("memcached started on " + memcachedServers + " (pid " + started.pid() + ")");
+        if (settings.conditionSets().stream().anyMatch(Conditions::storeBehindProxy)) {
+            openProxy(started, progress);
+        }
+    }
+
+    /**
+     * Toxiproxy between the variants and memcached, pinned to memcached's CPUs (the store's side), for
+     * the sessions whose faults act on the connections; the others reach memcached directly.
+     */
+    private void openProxy(MemcachedProcess store, Progress progress) {
+        ToxiproxyProcess started = ToxiproxyProcess.start(settings.servers().pinning().memcachedCpus());
+        toxiproxy = Optional.of(started);
+        ToxiproxyClient.Proxy created = started.client().createProxy("memcached", store.address());
+        proxy = Optional.of(new StoreProxy(started.client(), created.name(), created.listen()));
+        progress.info("toxiproxy started (pid " + started.pid() + "): the variants of a reset fault reach memcached"
+                + " through " + created.listen());
+    }
+
+    @Override
+    public Optional<StoreProxy> storeProxy() {
+        return proxy;
     }
 
     @Override
@@ -148,7 +174,8 @@ final class LocalHosting implements ServerHosting {
             command.addAll(Flamegraphs.jvmArgs(jdk.feature()));
         }
         command.addAll(List.of("-jar", jar.toString(), "--mode", variant.mode(),
-                "--host", listenAddress(session), "--port", "0", "--memcached-servers", memcachedServers));
+                "--host", listenAddress(session), "--port", "0", "--memcached-servers",
+                session.conditions().storeBehindProxy() ? proxy.orElseThrow().listen() : memcachedServers));
         command.addAll(ServerFlags.of(session));
         return command;
     }
@@ -173,6 +200,7 @@ final class LocalHosting implements ServerHosting {
 
     @Override
     public void close() {
+        toxiproxy.ifPresent(ToxiproxyProcess::close);
         memcached.ifPresent(MemcachedProcess::close);
     }
 }

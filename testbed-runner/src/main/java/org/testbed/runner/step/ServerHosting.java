@@ -8,6 +8,7 @@ import org.testbed.memcached.MemcachedProcess;
 import org.testbed.runfolder.environment.EnvironmentRecord;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.fault.StoreProxy;
 import org.testbed.runner.host.RunningServer;
 import org.testbed.variant.Variant;
 
@@ -50,6 +51,14 @@ interface ServerHosting extends AutoCloseable {
      * MEMCACHED_SERVERS names one or it runs on the server's machine.
      */
     default Optional<MemcachedProcess> ownMemcached() {
+        return Optional.empty();
+    }
+
+    /**
+     * The proxy between the variants and the runner's memcached, when a set of conditions has a fault of
+     * the connections (a reset); the variants of such a session reach memcached through it.
+     */
+    default Optional<StoreProxy> storeProxy() {
         return Optional.empty();
     }
 

@@ -138,7 +138,7 @@ final class StepMeasurement {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }, leadIn, step.file("raw", ".hlog")));
+        }, hosting.storeProxy().orElse(null), leadIn, step.file("raw", ".hlog")));
     }
 
     /** The latencies second by second, for a driver that keeps them so ({@code .hlog}). */
