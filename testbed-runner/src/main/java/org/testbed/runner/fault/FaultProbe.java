@@ -88,8 +88,9 @@ public final class FaultProbe implements Probe {
         try {
             for (int i = 0; i < faults.size(); i++) {
                 sleepUntil(opens + specs.get(i).at().toNanos());
-                faults.get(i).begin();
+                // In effect from the signal on (a kill may take a while to be reaped; a stop, a few ms to reach every thread).
                 happened[i][0] = System.currentTimeMillis();
+                faults.get(i).begin();
                 sleepUntil(opens + specs.get(i).end().toNanos());
                 faults.get(i).end();
                 happened[i][1] = System.currentTimeMillis();
