@@ -9,7 +9,7 @@ import org.testbed.runfolder.csv.CsvRow;
  * {@code raw/<variant>/<sample>.faults.csv}, which the report shades in its through-time view.
  *
  * @param fault the fault as a condition writes it ({@code stall5s+2s})
- * @param fromS when it took effect, seconds from the window's start
+ * @param fromS when it was set off, seconds from the window's start
  * @param toS when the store was back, seconds from the window's start
  * @param backS the start of the first second that was back to its throughput and p99 before the fault; NaN when none was
  */
