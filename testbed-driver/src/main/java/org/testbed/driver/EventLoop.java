@@ -112,7 +112,7 @@ final class EventLoop implements Runnable {
         try {
             loop();
         } catch (IOException | RuntimeException e) {
-            error("event loop: " + e);
+            error(ErrorKind.OTHER, "event loop: " + e);
         }
     }
 
@@ -176,8 +176,10 @@ final class EventLoop implements Runnable {
             if (key.isValid() && key.isReadable()) {
                 readSome(conn, now);
             }
-        } catch (IOException | RuntimeException e) {
-            broken(conn, e.getClass().getSimpleName() + ": " + e.getMessage(), now);
+        } catch (IOException e) {
+            broken(conn, e.getClass().getSimpleName() + ": " + e.getMessage(), ErrorKind.CONNECTION, now);
+        } catch (RuntimeException e) {
+            broken(conn, e.getClass().getSimpleName() + ": " + e.getMessage(), ErrorKind.OTHER, now);
         }
     }
 
@@ -195,7 +197,7 @@ final class EventLoop implements Runnable {
         try {
             writeSome(conn);
         } catch (IOException e) {
-            broken(conn, "write: " + e.getMessage(), now);
+            broken(conn, "write: " + e.getMessage(), ErrorKind.CONNECTION, now);
         }
     }
 
@@ -262,7 +264,8 @@ final class EventLoop implements Runnable {
             measured.request(conn.startNanos, conn.sentNanos, now, conn.operation);
             measured.exchanged(conn.out.limit(), parser.messageLength());
             if (!ok) {
-                measured.error(spec.name() + ": " + failure, conn.operation, now);
+                ErrorKind kind = parser.status() != spec.expectedStatus() ? ErrorKind.STATUS : ErrorKind.WRONG_ANSWER;
+                measured.error(kind, spec.name() + ": " + failure, conn.operation, now);
             }
         }
         conn.busy = false;
@@ -295,20 +298,20 @@ final class EventLoop implements Runnable {
      */
     private void closedByServer(HttpConnection conn, long now) {
         if (conn.busy) {
-            broken(conn, "connection closed by the server", now);
+            broken(conn, "connection closed by the server", ErrorKind.CONNECTION, now);
         } else {
             dropped(conn, now);
         }
     }
 
-    /** {@code conn} failed ({@code why}): an error in the window, and the connection is dropped. */
-    private void broken(HttpConnection conn, String why, long now) {
+    /** {@code conn} failed ({@code why}, a failure of {@code kind}): an error in the window, and the connection is dropped. */
+    private void broken(HttpConnection conn, String why, ErrorKind kind, long now) {
         if (now < end && now >= start) {
             if (conn.busy) {
                 measured.request(conn.startNanos, conn.sentNanos, now, conn.operation);
-                measured.error((conn.spec != null ? conn.spec.name() + ": " : "") + why, conn.operation, now);
+                measured.error(kind, (conn.spec != null ? conn.spec.name() + ": " : "") + why, conn.operation, now);
             } else {
-                error(why);
+                error(kind, why);
             }
         }
         dropped(conn, now);
@@ -334,16 +337,16 @@ final class EventLoop implements Runnable {
         // A copy: failing a connection may make the model discard it.
         for (HttpConnection conn : new ArrayList<>(connections.all())) {
             if (conn.busy && now - conn.startNanos > step.timeoutNanos && conn.channel != null) {
-                broken(conn, "no response within " + step.timeoutNanos / 1_000_000 + " ms", now);
+                broken(conn, "no response within " + step.timeoutNanos / 1_000_000 + " ms", ErrorKind.TIMEOUT, now);
             } else if (conn.handshaking && now - conn.connectNanos > step.timeoutNanos && conn.channel != null) {
                 conn.handshaking = false;
-                broken(conn, "no TLS handshake within " + step.timeoutNanos / 1_000_000 + " ms", now);
+                broken(conn, "no TLS handshake within " + step.timeoutNanos / 1_000_000 + " ms", ErrorKind.TIMEOUT, now);
             }
         }
     }
 
-    void error(String reason) {
-        measured.error(reason);
+    void error(ErrorKind kind, String reason) {
+        measured.error(kind, reason);
     }
 
     /**

@@ -48,9 +48,17 @@ public final class IntervalLog {
     private final List<List<Histogram>> byOperation;
     /** By second, the open model's latencies from the write: all operations', then each's (empty when closed). */
     private final List<List<Histogram>> sent;
+    /** The window's errors by kind, second by second: not in the written log, which holds latencies only. */
+    private final ErrorSeconds errors;
 
     private IntervalLog(List<String> operations, long startEpochMillis, double seconds, List<Histogram> totals,
                         List<List<Histogram>> byOperation, List<List<Histogram>> sent) {
+        this(operations, startEpochMillis, seconds, totals, byOperation, sent, ErrorSeconds.NONE);
+    }
+
+    private IntervalLog(List<String> operations, long startEpochMillis, double seconds, List<Histogram> totals,
+                        List<List<Histogram>> byOperation, List<List<Histogram>> sent, ErrorSeconds errors) {
+        this.errors = errors;
         this.operations = List.copyOf(operations);
         this.startEpochMillis = startEpochMillis;
         this.seconds = seconds;
@@ -67,6 +75,32 @@ public final class IntervalLog {
     /** The operations' labels, each the tag of its histograms, in the workload's order. */
     public List<String> operations() {
         return operations;
+    }
+
+    /** This log with the window's errors by kind and second beside its latencies. */
+    IntervalLog withErrors(ErrorSeconds counted) {
+        return new IntervalLog(operations, startEpochMillis, seconds, totals, byOperation, sent, counted);
+    }
+
+    /** The window's errors by kind, second by second; {@link ErrorSeconds#NONE} when the driver did not count them so. */
+    public ErrorSeconds errors() {
+        return errors;
+    }
+
+    /** The window's length in seconds, the last interval's end. */
+    public double seconds() {
+        return seconds;
+    }
+
+    /** Responses (latencies recorded, failed ones too) in interval {@code i}. */
+    public long count(int i) {
+        return totals.get(i).getTotalCount();
+    }
+
+    /** The 99th percentile of interval {@code i}'s latencies, ms; NaN when it has none. */
+    public double p99Ms(int i) {
+        Histogram h = totals.get(i);
+        return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99) / 1000.0;
     }
 
     /** How many intervals: one per second of the window, the last one maybe partial. */

@@ -176,7 +176,7 @@ final class LoopConnections {
             try {
                 connect(conn, false);
             } catch (IOException e) {
-                measured.error("connect: " + e.getMessage());
+                measured.error(ErrorKind.CONNECTION, "connect: " + e.getMessage());
                 conn.reconnectAt = now + RECONNECT_BACKOFF_NANOS;
                 reconnect.addLast(conn);
             }

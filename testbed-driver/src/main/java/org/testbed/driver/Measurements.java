@@ -41,6 +41,8 @@ final class Measurements {
     private final AtomicLongArray perSecond;
     /** Errors by second of the window, as {@link #perSecond}: for the live view ({@link SecondListener}). */
     private final AtomicLongArray errorsPerSecond;
+    /** Errors by kind and second ({@code [kind][second]}), written by the loop's thread, read once it has finished. */
+    private final long[][] errorKindsPerSecond;
     /** Until the window is set nothing is in it (a user's failed connect before it counts in its first second). */
     private long windowStart = Long.MAX_VALUE;
     /** When the loop is next due to hand the second it is in over ({@link #tick}). */
@@ -65,6 +67,7 @@ final class Measurements {
     Measurements(int seconds, int operations, boolean open) {
         this.perSecond = new AtomicLongArray(Math.max(1, seconds));
         this.errorsPerSecond = new AtomicLongArray(Math.max(1, seconds));
+        this.errorKindsPerSecond = new long[ErrorKind.values().length][Math.max(1, seconds)];
         this.operationLatency = new Histogram[operations];
         for (int i = 0; i < operations; i++) {
             operationLatency[i] = new Histogram(HIGHEST_MICROS, 3);
@@ -188,12 +191,12 @@ final class Measurements {
     }
 
     /** A failure of no request (a failed connect), now. */
-    void error(String reason) {
-        error(reason, -1, System.nanoTime());
+    void error(ErrorKind kind, String reason) {
+        error(kind, reason, -1, System.nanoTime());
     }
 
-    /** A failure at {@code now} of a request of operation {@code operation} (-1: of none). */
-    void error(String reason, int operation, long now) {
+    /** A failure of {@code kind} at {@code now} of a request of operation {@code operation} (-1: of none). */
+    void error(ErrorKind kind, String reason, int operation, long now) {
         if (operation >= 0) {
             operationErrors[operation]++;
         }
@@ -201,6 +204,7 @@ final class Measurements {
         // In the second its request is counted in, for the live view.
         int second = second(now);
         errorsPerSecond.setRelease(second, errorsPerSecond.getPlain(second) + 1);
+        errorKindsPerSecond[kind.ordinal()][second]++;
         if (failures.size() < MAX_REASONS || failures.containsKey(reason)) {
             failures.merge(reason, 1L, Long::sum);
         }
@@ -214,6 +218,11 @@ final class Measurements {
     /** Errors counted in second {@code i} of the window so far; safe from any thread. */
     long errorsInSecond(int i) {
         return errorsPerSecond.get(i);
+    }
+
+    /** The errors by kind of the first {@code seconds} windows, any later in the last, as {@link #perSecond(int)}. */
+    ErrorSeconds errorSeconds(int seconds) {
+        return ErrorSeconds.of(errorKindsPerSecond).fold(seconds);
     }
 
     /**
@@ -254,6 +263,9 @@ final class Measurements {
         for (int i = 0; i < perSecond.length(); i++) {
             perSecond.addAndGet(i, other.perSecond.get(i));
             errorsPerSecond.addAndGet(i, other.errorsPerSecond.get(i));
+            for (int k = 0; k < errorKindsPerSecond.length; k++) {
+                errorKindsPerSecond[k][i] += other.errorKindsPerSecond[k][i];
+            }
         }
     }
 }

@@ -57,7 +57,7 @@ public final class NioHttpDriver implements LoadDriver {
      * it each step measured its own connection ramp, the first hundreds of ms of a 5000/s step opening
      * ~750 connections at once, and at 100/s over TLS a handful of handshakes was the whole p99.
      */
-    static final long OPEN_LEAD_IN_NANOS = SECOND;
+    public static final long OPEN_LEAD_IN_NANOS = SECOND;
 
     private final Duration requestTimeout;
     private final int maxConnections;
@@ -269,7 +269,8 @@ public final class NioHttpDriver implements LoadDriver {
             figures.add(new OperationFigures(operations.labels().get(i), requests, total.operationErrors[i],
                     seconds > 0 ? requests / seconds : 0, Latency.ofMicros(total.operationLatency[i])));
         }
-        IntervalLog log = intervals.build(startEpochMillis, seconds, perSecond.length, operations.labels(), seen);
+        IntervalLog log = intervals.build(startEpochMillis, seconds, perSecond.length, operations.labels(), seen)
+                .withErrors(total.errorSeconds(perSecond.length));
         String raw = new DriverReport(level, loops.size(), seconds, max.toNanos() / 1e9, total, perSecond, cpuMs, peak,
                 inFlight, queued, figures).text();
         return new LoadResult(NAME, new Throughput(total.requests, total.errors, seconds, perSecond),

@@ -60,7 +60,7 @@ final class OpenArrivals implements ArrivalModel {
                     connections.connect(conn, false);
                 } catch (IOException e) {
                     conn.pendingIntended = -1;
-                    loop.error("connect: " + e.getMessage());
+                    loop.error(ErrorKind.CONNECTION, "connect: " + e.getMessage());
                     discard(conn);
                 }
             } else {

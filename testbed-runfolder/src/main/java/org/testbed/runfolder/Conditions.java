@@ -6,35 +6,52 @@ import java.util.Optional;
 
 /**
  * What a step ran under besides its level: HTTPS ({@code --tls}), gzip ({@code --gzip}), the
- * servers' metrics ({@code --metrics}: recorded, and scraped once a second), and a store further
- * away ({@code --store-latency}: memcached reached through a proxy that delays its replies). Two
- * steps under different conditions measure different work, so they are never compared as the same step.
+ * servers' metrics ({@code --metrics}: recorded, and scraped once a second), a store further away
+ * ({@code --store-latency}: memcached reached through a proxy that delays its replies) and faults of
+ * the store inside each window ({@code --fault}, {@link FaultSpec}). Two steps under different
+ * conditions measure different work, so they are never compared as the same step.
  *
  * <p>Written as one CSV field, {@code conditions}: {@code plain} when none is on, else the ones on
  * joined by {@code +} in the order {@code tls}, {@code gzip}, {@code metrics}, the store latency
- * (e.g. {@code tls+gzip}, {@code store10ms}, {@code metrics+store2ms~1ms}; see {@link StoreLatency}).
- * A file from before the column existed reads as {@code plain}, which is what it measured.
+ * (see {@link StoreLatency}), then the faults in the order given (e.g. {@code tls+gzip},
+ * {@code metrics+store2ms~1ms}, {@code store10ms+stall5s+2s}). A fault's own {@code +} (its length)
+ * is read back with it: no other condition starts with a digit. A file from before the column
+ * existed reads as {@code plain}, which is what it measured.
  */
-public record Conditions(boolean tls, boolean gzip, boolean metrics, Optional<StoreLatency> storeLatency) {
+public record Conditions(boolean tls, boolean gzip, boolean metrics, Optional<StoreLatency> storeLatency,
+                         List<FaultSpec> faults) {
     public static final Conditions PLAIN = new Conditions(false, false, false);
 
     public Conditions {
         storeLatency = storeLatency == null ? Optional.empty() : storeLatency;
+        faults = List.copyOf(faults);
     }
 
-    /** Conditions with the store as near as it is. */
+    /** Conditions with the store as near as it is, and no fault. */
     public Conditions(boolean tls, boolean gzip, boolean metrics) {
-        this(tls, gzip, metrics, Optional.empty());
+        this(tls, gzip, metrics, Optional.empty(), List.of());
     }
 
     /** These conditions with the store {@code latency} away. */
     public Conditions withStoreLatency(StoreLatency latency) {
-        return new Conditions(tls, gzip, metrics, Optional.of(latency));
+        return new Conditions(tls, gzip, metrics, Optional.of(latency), faults);
     }
 
     /** These conditions with the store as near as it is. */
     public Conditions withoutStoreLatency() {
-        return new Conditions(tls, gzip, metrics, Optional.empty());
+        return new Conditions(tls, gzip, metrics, Optional.empty(), faults);
+    }
+
+    /** These conditions with {@code more} faults after their own. */
+    public Conditions withFaults(List<FaultSpec> more) {
+        List<FaultSpec> all = new ArrayList<>(faults);
+        all.addAll(more);
+        return new Conditions(tls, gzip, metrics, storeLatency, all);
+    }
+
+    /** Whether a fault of these conditions needs the variants to reach the store through a proxy. */
+    public boolean storeBehindProxy() {
+        return storeLatency.isPresent() || faults.stream().anyMatch(FaultSpec::needsProxy);
     }
 
     /** The CSV field. */
@@ -50,6 +67,7 @@ public record Conditions(boolean tls, boolean gzip, boolean metrics, Optional<St
             on.add("metrics");
         }
         storeLatency.ifPresent(latency -> on.add(latency.label()));
+        faults.forEach(f -> on.add(f.label()));
         return on.isEmpty() ? "plain" : String.join("+", on);
     }
 
@@ -62,22 +80,31 @@ public record Conditions(boolean tls, boolean gzip, boolean metrics, Optional<St
         boolean gzip = false;
         boolean metrics = false;
         Optional<StoreLatency> store = Optional.empty();
-        for (String part : field.strip().split("\\+")) {
+        List<FaultSpec> faults = new ArrayList<>();
+        String[] parts = field.strip().split("\\+");
+        for (int i = 0; i < parts.length; i++) {
+            String part = parts[i];
             switch (part) {
                 case "tls" -> tls = true;
                 case "gzip" -> gzip = true;
                 case "metrics" -> metrics = true;
                 default -> {
-                    if (!StoreLatency.isLabel(part) || store.isPresent()) {
+                    if (StoreLatency.isLabel(part) && store.isEmpty()) {
+                        store = Optional.of(StoreLatency.fromLabel(part));
+                    } else if (FaultSpec.isFault(part) && !StoreLatency.isLabel(part)) {
+                        // A fault's length is the next part: it starts with a digit, as no condition does.
+                        boolean lengthFollows = i + 1 < parts.length && !parts[i + 1].isEmpty()
+                                && Character.isDigit(parts[i + 1].charAt(0));
+                        faults.add(FaultSpec.parse(lengthFollows ? part + "+" + parts[++i] : part));
+                    } else {
                         throw new IllegalArgumentException("unknown condition '" + part + "' in '" + field
-                                + "'; conditions are plain, or tls, gzip, metrics and one store latency (store10ms,"
-                                + " store10ms~2ms) joined by +");
+                                + "'; conditions are plain, or tls, gzip, metrics, one store latency (store10ms,"
+                                + " store10ms~2ms) and faults (stall5s+2s) joined by +");
                     }
-                    store = Optional.of(StoreLatency.fromLabel(part));
                 }
             }
         }
-        return new Conditions(tls, gzip, metrics, store);
+        return new Conditions(tls, gzip, metrics, store, faults);
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +34,7 @@ class ConditionsTest {
     void theStoreLatencyComesLastInTheFieldAndReadsBack() {
         Conditions store = Conditions.PLAIN.withStoreLatency(StoreLatency.ofMillis(10));
         assertThat(store.label()).isEqualTo("store10ms");
-        Conditions all = new Conditions(true, true, true, Optional.of(new StoreLatency(Duration.ofMillis(50), Duration.ofMillis(5))));
+        Conditions all = new Conditions(true, true, true, Optional.of(new StoreLatency(Duration.ofMillis(50), Duration.ofMillis(5))), List.of());
         assertThat(all.label()).isEqualTo("tls+gzip+metrics+store50ms~5ms");
         for (Conditions c : new Conditions[] {store, all, Conditions.PLAIN, new Conditions(true, false, false)}) {
             assertThat(Conditions.parse(c.label())).isEqualTo(c);

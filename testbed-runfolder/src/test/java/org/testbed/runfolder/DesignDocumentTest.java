@@ -25,6 +25,7 @@ import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepsCsv;
 import org.testbed.runfolder.figure.Figure;
 import org.testbed.runfolder.jfr.JfrCsv;
+import org.testbed.runfolder.timeline.FaultIntervalsCsv;
 import org.testbed.runfolder.timeline.GcReadingsCsv;
 
 /**
@@ -38,7 +39,8 @@ class DesignDocumentTest {
 
     static Stream<Arguments> tables() {
         return Stream.of(ResultsCsv.TABLE, StepsCsv.TABLE, SamplesCsv.TABLE, OperationsCsv.TABLE, CountersCsv.TABLE,
-                        CapacityCsv.TABLE, OperationComparison.TABLE, GcReadingsCsv.TABLE, JfrCsv.TABLE)
+                        CapacityCsv.TABLE, OperationComparison.TABLE, GcReadingsCsv.TABLE, JfrCsv.TABLE,
+                        FaultIntervalsCsv.TABLE)
                 .map(t -> Arguments.of(t.file(), t));
     }
 

@@ -21,6 +21,7 @@ import org.testbed.jmeter.JMeterHome;
 import org.testbed.jmeter.JMeterPlan;
 import org.testbed.jmeter.distributed.LoadHosts;
 import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.FaultSpec;
 import org.testbed.runfolder.capacity.Sla;
 import org.testbed.runfolder.gate.Assertion;
 import org.testbed.runfolder.gate.RunAssertions;
@@ -224,6 +225,15 @@ final class RunCommand implements Callable<Integer> {
                     + " store10ms in their conditions column (default: the profile's, else none: memcached directly)")
     List<String> storeLatency;
 
+    @Option(names = "--fault", split = ",", paramLabel = "SPEC",
+            description = "A fault of the store inside every measured window, repeated like any figure: stall:5s+2s"
+                    + " (memcached hangs, SIGSTOP then SIGCONT, for 2 s from 5 s into the window) or restart:5s[+1s]"
+                    + " (memcached killed and started again, empty, on the same port, at once or 1 s later) or reset:5s+2s"
+                    + " (every connection to memcached reset for 2 s: the variants reach it through Toxiproxy). Needs the"
+                    + " runner's own memcached and a window that holds it; rows say it in their conditions"
+                    + " (stall5s+2s), with the recovery time and the errors by kind it cost (repeatable)")
+    List<String> faults;
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "200", description = "Worker threads of sync variants (TESTBED_THREADS)")
     int threads;
 
@@ -332,7 +342,9 @@ final class RunCommand implements Callable<Integer> {
         List<Variant> selected = selectedVariants(repo);
         Profile p = Profile.of(profile);
         CapacityPlan capacity = capacityPlan(sla != null ? sla : p.sla());
-        List<Conditions> conditionSets = ConditionSets.atStoreLatencies(conditionSets(p), storeLatency);
+        List<FaultSpec> faultSpecs = faultSpecs();
+        List<Conditions> conditionSets = ConditionSets.atStoreLatencies(conditionSets(p), storeLatency).stream()
+                .map(c -> c.withFaults(faultSpecs)).toList();
         Map<String, List<Level>> plan = plan(p);
         List<Assertion> assertions = assertOptions.parse();
         RunAssertions.requireScenarios(assertions, plan.keySet());
@@ -362,6 +374,7 @@ final class RunCommand implements Callable<Integer> {
                 conditionSets, Optional.ofNullable(capacity), remote, price.list(), Optional.ofNullable(load),
                 precision(p, selected.size()));
         checkLimits(settings);
+        checkFaults(settings);
         place.prepare(settings);
         buildJars(repo, selected, d);
         return runAndCheck(settings, assertions);
@@ -627,6 +640,41 @@ final class RunCommand implements Callable<Integer> {
             return sets;
         }
         return flags ? List.of(new Conditions(tls, gzip, metrics)) : p.conditions();
+    }
+
+    /** {@code --fault}'s faults, each read and checked on its own; none without it. */
+    private List<FaultSpec> faultSpecs() {
+        List<FaultSpec> specs = new ArrayList<>();
+        for (String f : faults == null ? List.<String>of() : faults) {
+            if (!f.isBlank()) {
+                specs.add(FaultSpec.parse(f));
+            }
+        }
+        return specs;
+    }
+
+    /**
+     * Every fault fits in the window, with a whole second before it to measure its cost against, and
+     * hits the runner's own memcached.
+     */
+    private static void checkFaults(RunSettings settings) {
+        Duration window = settings.load().duration();
+        for (Conditions set : settings.conditionSets()) {
+            for (FaultSpec f : set.faults()) {
+                if (f.at().compareTo(Duration.ofSeconds(1)) < 0) {
+                    throw new IllegalArgumentException("--fault " + f.spec() + " starts before the window's first whole"
+                            + " second is over: its cost is measured against the seconds before it; start it at 1s or later");
+                }
+                if (f.end().compareTo(window) >= 0) {
+                    throw new IllegalArgumentException("--fault " + f.spec() + " does not fit in the window (--duration "
+                            + window.toMillis() / 1000.0 + "s): it must end before the window does, with time left to"
+                            + " see it recover");
+                }
+                if (settings.servers().memcachedServers().isPresent() || settings.serverHost().isPresent()) {
+                    throw new IllegalArgumentException("--fault " + f.spec() + " cannot run here: " + FaultSpec.NOT_OWN_STORE);
+                }
+            }
+        }
     }
 
     /** {@code --sla} (or the profile's) with its range and precision, or null without one. */

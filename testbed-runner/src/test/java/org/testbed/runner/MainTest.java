@@ -194,6 +194,26 @@ class MainTest {
                 .anyMatch(line -> line.contains("--server-host cannot be combined with it"));
     }
 
+    @Test
+    void aFaultThatDoesNotFitTheWindowOrHasNoBaselineIsRefusedInOneLine() throws IOException {
+        manifest();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+
+        Path out = root.resolve("fault-run");
+        assertThat(cli.execute("--root", root.toString(), "run", "--variants", "fast", "--duration", "6s",
+                "--fault", "stall:5s+2s", "--out", out.toString())).isEqualTo(2);
+        assertThat(cli.execute("--root", root.toString(), "run", "--variants", "fast", "--duration", "6s",
+                "--fault", "stall:500ms+1s", "--out", out.toString())).isEqualTo(2);
+        assertThat(cli.execute("--root", root.toString(), "run", "--variants", "fast", "--duration", "6s",
+                "--fault", "freeze:1s+1s", "--out", out.toString())).isEqualTo(2);
+        assertThat(err.toString().lines()).hasSize(3).allMatch(line -> line.startsWith("testbed: "));
+        assertThat(err.toString()).contains("--fault stall:5s+2s does not fit in the window (--duration 6.0s)")
+                .contains("--fault stall:500ms+1s starts before the window's first whole second is over")
+                .contains("unknown fault 'freeze'");
+    }
+
     private void manifest() throws IOException {
         Files.writeString(root.resolve("variants.conf"), """
                 # name module jar mode min_jdk description

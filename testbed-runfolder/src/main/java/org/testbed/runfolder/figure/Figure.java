@@ -91,6 +91,36 @@ public enum Figure {
      * (status line, headers, body as sent: compressed under gzip). What the gzip condition saves.
      */
     BYTES_OUT("bytes_out", "response bytes", "B/req", Digits.decimals(1), Better.LOWER, 0.05, false, Quantity.BYTES,
+            Source.PROBE, Level.SAMPLE, Level.STEP),
+    /**
+     * With {@code --fault}: the seconds from the fault's end until a second's throughput and p99 are
+     * both back within 10 % of the seconds before the fault; none when they never were in the window
+     * ({@link #UNRECOVERED}). Read in whole seconds, so a change of one second on two is 50 %: 25 %
+     * is the smallest called, and it explains more than it costs, so {@code slower} does not gate it.
+     */
+    RECOVERY("recovery", "recovery after the fault", "s", Digits.decimals(0), Better.LOWER, 0.25, false,
+            Quantity.NUMBER, Source.PROBE, Level.SAMPLE, Level.STEP),
+    /** With {@code --fault}: 1 when the window ended before it recovered, else 0; the step's is its samples' median. */
+    UNRECOVERED("unrecovered", "not recovered", "", Digits.decimals(0), Better.LOWER, Double.NaN, false, Quantity.COUNT,
+            Source.PROBE, Level.SAMPLE, Level.STEP),
+    /**
+     * With {@code --fault}: responses with a status other than the expected one (a 503 while the store
+     * hangs) from the fault's start until recovered (or the window's end). Counts move with the
+     * load and the fault's length: 25 %.
+     */
+    FAULT_STATUS("fault_status", "bad statuses in the fault", "", Digits.decimals(0), Better.LOWER, 0.25, false,
+            Quantity.COUNT, Source.PROBE, Level.SAMPLE, Level.STEP),
+    /** As {@link #FAULT_STATUS}: requests without an answer within the driver's {@code --timeout}. */
+    FAULT_TIMEOUTS("fault_timeouts", "timeouts in the fault", "", Digits.decimals(0), Better.LOWER, 0.25, false,
+            Quantity.COUNT, Source.PROBE, Level.SAMPLE, Level.STEP),
+    /** As {@link #FAULT_STATUS}: connections refused, reset or closed under a request. */
+    FAULT_CONNECTION("fault_connection", "connection errors in the fault", "", Digits.decimals(0), Better.LOWER, 0.25,
+            false, Quantity.COUNT, Source.PROBE, Level.SAMPLE, Level.STEP),
+    /**
+     * With {@code --fault}: answers of the expected status whose content the driver's checks refused,
+     * over the whole window. A fault may cost requests, never a wrong answer: any is a flag, not weighed.
+     */
+    WRONG("wrong", "wrong answers", "", Digits.decimals(0), Better.LOWER, Double.NaN, false, Quantity.COUNT,
             Source.PROBE, Level.SAMPLE, Level.STEP);
 
     /** Which way a figure is better. */

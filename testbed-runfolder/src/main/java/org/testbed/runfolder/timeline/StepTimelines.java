@@ -49,6 +49,7 @@ public final class StepTimelines {
                     ObjectNode sample;
                     try {
                         sample = sample(SecondBySecond.read(hlog, null), GcReadingsCsv.TABLE.read(GcReadingsCsv.beside(hlog)));
+                        withFaults(sample, FaultIntervalsCsv.TABLE.read(FaultIntervalsCsv.beside(hlog)));
                     } catch (IOException e) {
                         // One log cut short (a run stopped while writing it) must not cost the whole report: the view says why.
                         sample = EnvironmentFile.JSON.createObjectNode().put("error", e.getMessage());
@@ -125,6 +126,27 @@ public final class StepTimelines {
             }
         }
         return n;
+    }
+
+    /**
+     * A sample's faults of the store ({@code --fault}), when it had any: {@code faults}, each with its
+     * {@code fault} (as a condition writes it), {@code from} and {@code to} (seconds into the window,
+     * to the ms) and {@code back} (the first second back to normal, null when none was).
+     */
+    static void withFaults(ObjectNode sample, List<FaultInterval> faults) {
+        if (faults.isEmpty()) {
+            return;
+        }
+        ArrayNode list = sample.putArray("faults");
+        for (FaultInterval f : faults) {
+            ObjectNode n = list.addObject().put("fault", f.fault())
+                    .put("from", Math.round(f.fromS() * 1000) / 1000.0).put("to", Math.round(f.toS() * 1000) / 1000.0);
+            if (Double.isFinite(f.backS())) {
+                n.put("back", (long) f.backS());
+            } else {
+                n.putNull("back");
+            }
+        }
     }
 
     /** The lower edge of each heat-map bucket, ms: once per page, every sample's {@code heat} indexes it. */

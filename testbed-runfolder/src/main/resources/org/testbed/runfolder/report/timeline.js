@@ -84,8 +84,18 @@ window.testbedTimeline = (function () {
       }
       kit.html('h3', {}, panel, s.label + ' (' + s.n.length + ' s from ' + new Date(s.start_ms).toISOString() + '; ' + s.log + ')');
       kit.html('p', {'class': 'stall'}, panel, worstSeconds(s, kit));
+      if (s.faults) { kit.html('p', {'class': 'stall'}, panel, faultWords(s.faults)); }
       drawSample(panel, s, edges, kit);
     });
+  }
+
+  // Each fault in words: when it was in effect and how long the window took to come back.
+  function faultWords(faults) {
+    return faults.map(function (f) {
+      return 'Fault ' + f.fault + ' (grey): in effect ' + f.from.toFixed(2) + '–' + f.to.toFixed(2) + ' s; ' +
+        (f.back === null ? 'throughput and p99 not back within 10 % of before the fault by the window\'s end.'
+          : 'throughput and p99 back within 10 % of before it from second ' + f.back + '.');
+    }).join(' ');
   }
 
   function median(values) {
@@ -152,6 +162,15 @@ window.testbedTimeline = (function () {
         }
       }
     }
+
+    // Faults of the store, grey from their start to their end, a lighter grey until the window was back.
+    (s.faults || []).forEach(function (f) {
+      var back = f.back === null ? n : f.back;
+      g.fillStyle = 'rgba(110,119,129,0.12)';
+      g.fillRect(L + f.to * cw, top, Math.max(0, (back - f.to) * cw), yAxis - top);
+      g.fillStyle = 'rgba(110,119,129,0.35)';
+      g.fillRect(L + f.from * cw, top, Math.max((f.to - f.from) * cw, 2), yAxis - top);
+    });
 
     // Throughput.
     var maxRps = Math.max.apply(null, s.rps.concat([1])) * 1.1;

@@ -18,8 +18,10 @@ class MeasuredTest {
 
     @Test
     void samplesCsvCarriesTheProbesFiguresAfterItsOwnColumns(@TempDir Path dir) throws Exception {
-        assertThat(SamplesCsv.TABLE.names()).endsWith("bytes_in", "bytes_out");
-        assertThat(StepsCsv.TABLE.names()).endsWith("bytes_in", "bytes_out");
+        String[] probed = {"bytes_in", "bytes_out", "recovery", "unrecovered", "fault_status", "fault_timeouts",
+                "fault_connection", "wrong"};
+        assertThat(SamplesCsv.TABLE.names()).endsWith(probed);
+        assertThat(StepsCsv.TABLE.names()).endsWith(probed);
         SampleRecord s = Records.sample(KEY, 1, 9000, 4.0, 0.05);
         SampleRecord measured = new SampleRecord(s.key(), s.repeat(), s.iteration(), s.figures(), s.open(), s.caveats(), s.raw(),
                 0, 0, s.saturation(), new Measured(Map.of(Figure.BYTES_IN, 160.0, Figure.BYTES_OUT, 10_345.25)));

@@ -48,7 +48,7 @@ class FailOnTest {
     void badInputIsOneLineNamingWhatIsAllowed() {
         assertBad("faster", "--fail-on 'faster': no figure 'faster'; --fail-on takes slower (rps, p99, cpu, cost) or figures"
                 + " among rps, p99, cpu, cost, runq_wait, involuntary_cs, pinned, pinned_ms, gc_pause, bytes_in, bytes_out,"
-                + " comma-separated");
+                + " recovery, fault_status, fault_timeouts, fault_connection, comma-separated");
         assertBad("", "--fail-on '' has an empty term");
         assertBad("rps,,p99", "--fail-on 'rps,,p99' has an empty term");
         assertBad("p99>10", "--fail-on 'p99>10': 'p99>10' is not a figure with an optional >PCT%");

@@ -45,6 +45,15 @@ public final class Probes {
      * counters, the metrics scrape and the GC timeline around the window, and the bytes on the wire.
      */
     public static Probes forStep(Choice choice, RunningServer server, ProbedStep step) {
+        return forStep(choice, server, step, List.of());
+    }
+
+    /**
+     * As {@link #forStep(Choice, RunningServer, ProbedStep)}, with {@code last} started after the others,
+     * nearest the window and stopped first after it (a fault of the store: it is undone at once, and the
+     * others observe the window it is part of).
+     */
+    public static Probes forStep(Choice choice, RunningServer server, ProbedStep step, List<Probe> last) {
         List<Probe> probes = new ArrayList<>();
         if (choice.recording()) {
             probes.add(new FlightRecordingProbe(server, step));
@@ -58,6 +67,7 @@ public final class Probes {
         }
         probes.add(new GcTimelineProbe(server, step));
         probes.add(new WireBytes());
+        probes.addAll(last);
         return new Probes(step.name(), probes);
     }
 

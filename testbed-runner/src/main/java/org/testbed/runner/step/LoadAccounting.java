@@ -56,7 +56,7 @@ record LoadAccounting(double userMs, double sysMs, double userMsPerReq, double s
             steal = to.stealPct(from, serverList);
         }
         // memcached counts on the load side only when it runs on the load CPUs (the default split).
-        boolean memcachedOnLoad = before.memcached() != null && !pinning.loadCpus().isEmpty()
+        boolean memcachedOnLoad = before.memcached() != null && after.memcached() != null && !pinning.loadCpus().isEmpty()
                 && pinning.memcachedCpus().equals(pinning.loadCpus());
         double memcachedPct = memcachedOnLoad && windowMs > 0
                 ? 100.0 * ClockTicks.toMillis(after.memcached().minus(before.memcached()).ticks()) / (windowMs * loadCpus) : 0;

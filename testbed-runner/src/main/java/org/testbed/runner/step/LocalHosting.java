@@ -13,6 +13,7 @@ import org.testbed.runfolder.Conditions;
 import org.testbed.runfolder.environment.EnvironmentRecord;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.fault.StoreProxy;
 import org.testbed.runner.flame.Flamegraphs;
 import org.testbed.runner.host.LocalServer;
 import org.testbed.runner.host.RunningServer;
@@ -80,20 +81,29 @@ final class LocalHosting implements ServerHosting {
             memcachedServers = started.address();
             progress.info("memcached started on " + memcachedServers + " (pid " + started.pid() + ")");
         }
-        if (settings.storeLatencies()) {
+        if (settings.conditionSets().stream().anyMatch(Conditions::storeBehindProxy)) {
             StoreLatencyProxy proxy = StoreLatencyProxy.start(memcachedServers, settings.servers().pinning().memcachedCpus());
             storeProxy = Optional.of(proxy);
             progress.info("toxiproxy " + ToxiproxyBuild.VERSION + " started (" + proxy.api() + ", pid " + proxy.pid()
-                    + ") in front of memcached, for the store latencies");
+                    + ") in front of memcached, for the store latencies and the faults of its connections");
         }
     }
 
-    /** MEMCACHED_SERVERS of a session: through the proxy, at its latency, when it has a store latency. */
+    /**
+     * MEMCACHED_SERVERS of a session: through the proxy when it has a store latency (set now) or a
+     * fault of the connections (undelayed), else memcached directly.
+     */
     private String memcachedServers(RunSettings session) {
-        return session.conditions().storeLatency()
-                .map(latency -> storeProxy.orElseThrow(() -> new IllegalStateException("no store latency proxy was started"))
-                        .serversAt(latency))
-                .orElse(memcachedServers);
+        if (!session.conditions().storeBehindProxy()) {
+            return memcachedServers;
+        }
+        return storeProxy.orElseThrow(() -> new IllegalStateException("no store proxy was started"))
+                .serversAt(session.conditions().storeLatency());
+    }
+
+    @Override
+    public Optional<StoreProxy> storeProxy() {
+        return storeProxy.map(StoreLatencyProxy::faultTarget);
     }
 
     @Override
@@ -117,6 +127,16 @@ final class LocalHosting implements ServerHosting {
         memcached.ifPresent(m -> pids.add(m.pid()));
         storeProxy.ifPresent(p -> pids.add(p.pid()));
         return pids;
+    }
+
+    @Override
+    public Optional<MemcachedProcess> ownMemcached() {
+        return memcached;
+    }
+
+    @Override
+    public void memcachedRestarted(long pid) throws IOException {
+        Pinning.pin(pid, settings.servers().pinning().memcachedCpus());
     }
 
     @Override

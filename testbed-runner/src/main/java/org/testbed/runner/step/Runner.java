@@ -72,7 +72,7 @@ public final class Runner {
                     + " = price per hour × share / (req/s × 3600) × 1e6 (steps.csv's cost_per_million)"));
             LoadHosts hosts = loadHosts;
             new RunSessions(settings, progress, recorder, problems, hosting, under -> new StepMeasurement(under, flamegraphs,
-                    hosting.storePids(), problems, pricing, hosts)).run(javas, runStart);
+                    hosting, problems, pricing, hosts)).run(javas, runStart);
         } catch (ConnectionLostException e) {
             // A load host lost while connecting: nothing was measured; the report and environment.json are still written.
             problems.machineLost(e.getMessage());

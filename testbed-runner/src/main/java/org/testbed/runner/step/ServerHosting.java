@@ -5,9 +5,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.testbed.memcached.MemcachedProcess;
 import org.testbed.runfolder.environment.EnvironmentRecord;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runner.env.JdkInfo;
+import org.testbed.runner.fault.StoreProxy;
 import org.testbed.runner.host.RunningServer;
 import org.testbed.variant.Variant;
 
@@ -47,6 +49,26 @@ interface ServerHosting extends AutoCloseable {
      * store side, whose CPU counts on the load side; none when the run started no memcached here.
      */
     List<Long> storePids();
+
+    /**
+     * The runner's own memcached on this machine, which {@code --fault} may stop or restart; empty when
+     * MEMCACHED_SERVERS names one or it runs on the server's machine.
+     */
+    default Optional<MemcachedProcess> ownMemcached() {
+        return Optional.empty();
+    }
+
+    /**
+     * The proxy between the variants and the runner's memcached, when a set of conditions has a fault of
+     * the connections (a reset); the variants of such a session reach memcached through it.
+     */
+    default Optional<StoreProxy> storeProxy() {
+        return Optional.empty();
+    }
+
+    /** The runner's memcached was started afresh as {@code pid} (a restart fault): pinned as the first was. */
+    default void memcachedRestarted(long pid) throws IOException {
+    }
 
     /** Starts {@code variant} on {@code java}, under one session's {@code settings}; its start is logged to {@code log}. */
     RunningServer start(RunSettings settings, Variant variant, Path java, JdkInfo jdk, Path log)

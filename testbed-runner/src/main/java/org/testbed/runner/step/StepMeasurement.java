@@ -3,7 +3,9 @@ package org.testbed.runner.step;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -15,6 +17,10 @@ import org.testbed.driver.NioHttpDriver;
 import org.testbed.driver.SecondListener;
 import org.testbed.driver.WindowWatcher;
 import org.testbed.jmeter.LoadEngines;
+import org.testbed.memcached.MemcachedProcess;
+import org.testbed.runfolder.FaultSpec;
+import org.testbed.runner.fault.FaultProbe;
+import org.testbed.runner.probe.Probe;
 import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runner.flame.Flamegraphs;
@@ -36,7 +42,7 @@ import org.testbed.runner.problem.Problems;
 final class StepMeasurement {
     private final RunSettings settings;
     private final Probes.Choice probes;
-    private final List<Long> storePids;
+    private final ServerHosting hosting;
     private final Problems problems;
     private final Optional<Pricing> pricing;
     private final LoadDrivers drivers;
@@ -44,17 +50,18 @@ final class StepMeasurement {
 
     /**
      * @param flamegraphs the profiler, or null without {@code --flamegraph}
-     * @param storePids the runner's own memcached (and the proxy in front of it), whose CPU counts on the load side; none when none
+     * @param hosting where the runner's own memcached (and a proxy in front of it) is, whose CPU counts on the load
+     *                side and which {@code --fault} hits
      * @param problems where a failure that does not stop the step (a lost flame graph) is reported
      * @param pricing the run's price on the server's machine, or empty without one
      * @param loadHosts with {@code --load-hosts}: JMeter's engines there, or null
      */
-    StepMeasurement(RunSettings settings, Flamegraphs flamegraphs, List<Long> storePids, Problems problems,
+    StepMeasurement(RunSettings settings, Flamegraphs flamegraphs, ServerHosting hosting, Problems problems,
                     Optional<Pricing> pricing, LoadEngines loadHosts) {
         this.settings = settings;
         this.probes = new Probes.Choice(settings.observation().jfr(), Optional.ofNullable(flamegraphs),
                 settings.observation().counters(), settings.conditions().metrics());
-        this.storePids = storePids;
+        this.hosting = hosting;
         this.problems = problems;
         this.pricing = pricing;
         this.drivers = new LoadDrivers(settings, loadHosts);
@@ -67,7 +74,7 @@ final class StepMeasurement {
         ProbedStep step = new ProbedStep(served.variant().name(), slug(plan), settings.output().out(),
                 plan.key(served.variant().name(), settings.conditions()), plan.repeat(), plan.iteration());
         Files.createDirectories(step.file("raw", ".txt").getParent());
-        Probes observed = Probes.forStep(probes, served.server(), step);
+        Probes observed = Probes.forStep(probes, served.server(), step, faults(plan, step));
         try {
             return measure(served, plan, driver, observed, live, step);
         } finally {
@@ -79,11 +86,14 @@ final class StepMeasurement {
     private Sample measure(ServedVariant served, SamplePlan plan, LoadDriver driver, Probes observed, SecondListener live,
                            ProbedStep step) throws IOException, InterruptedException {
         observed.beforeStep();
+        List<Long> storePids = hosting.storePids();
         ServerSnapshot before = ServerSnapshot.before(served.server(), storePids);
         String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
         observed.beforeWindow();
         Window window = applyLoad(driver, served, plan, observed, live);
-        ServerSnapshot after = ServerSnapshot.after(served.server(), storePids);
+        // A restart fault leaves another memcached behind: its CPU is not the difference of two processes'.
+        ServerSnapshot after = ServerSnapshot.after(served.server(),
+                hosting.storePids().equals(storePids) ? storePids : List.of());
         observed.afterStep(window);
         ProbeResult probed = observed.result();
         SampleReading reading = new SampleReading(startedAt, window.result(),
@@ -113,6 +123,24 @@ final class StepMeasurement {
             observed.afterWindow();
         }
         return new Window(start, end, result);
+    }
+
+    /** The step's faults of the store ({@code --fault}), on the runner's own memcached; none without. */
+    private List<Probe> faults(SamplePlan plan, ProbedStep step) {
+        List<FaultSpec> specs = settings.conditions().faults();
+        if (specs.isEmpty()) {
+            return List.of();
+        }
+        MemcachedProcess memcached = hosting.ownMemcached().orElseThrow(() -> new IllegalStateException(
+                "--fault needs the runner's own memcached; " + FaultSpec.NOT_OWN_STORE));
+        Duration leadIn = plan.level().isOpen() ? Duration.ofNanos(NioHttpDriver.OPEN_LEAD_IN_NANOS) : Duration.ZERO;
+        return List.of(new FaultProbe(specs, memcached, pid -> {
+            try {
+                hosting.memcachedRestarted(pid);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, hosting.storeProxy().orElse(null), leadIn, step.file("raw", ".hlog")));
     }
 
     /** The latencies second by second, for a driver that keeps them so ({@code .hlog}). */

@@ -5,25 +5,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.testbed.runfolder.StoreLatency;
+import org.testbed.runner.fault.StoreProxy;
 import org.testbed.toxiproxy.ToxiproxyClient;
 import org.testbed.toxiproxy.ToxiproxyProcess;
 
 /**
  * The network a run puts between its servers and memcached when it asks for a store latency
- * ({@code --store-latency}): one Toxiproxy, pinned with memcached (it is the store's side of the
- * wire), with a proxy per memcached server. A session under a store latency is given the proxies'
- * addresses as its MEMCACHED_SERVERS, their latency set before its server starts; every other
+ * ({@code --store-latency}) or a fault of the connections ({@code --fault reset}): one Toxiproxy,
+ * pinned with memcached (it is the store's side of the wire), with a proxy per memcached server. A
+ * session under a store latency is given the proxies' addresses as its MEMCACHED_SERVERS, their
+ * latency set before its server starts, and so is a session with a reset, undelayed; every other
  * session keeps the direct addresses. Sessions run one after another, so one latency at a time.
  */
 final class StoreLatencyProxy implements AutoCloseable {
     private final ToxiproxyProcess toxiproxy;
     private final List<String> proxies = new ArrayList<>();
+    private final List<String> listens = new ArrayList<>();
     private final String proxiedServers;
     private Optional<StoreLatency> applied = Optional.empty();
 
     private StoreLatencyProxy(ToxiproxyProcess toxiproxy, String memcachedServers) {
         this.toxiproxy = toxiproxy;
-        List<String> listens = new ArrayList<>();
         for (String upstream : memcachedServers.split(",")) {
             String name = "memcached-" + (proxies.size() + 1);
             listens.add(toxiproxy.client().createProxy(name, upstream.strip()).listen());
@@ -43,21 +45,30 @@ final class StoreLatencyProxy implements AutoCloseable {
         }
     }
 
-    /** MEMCACHED_SERVERS for a session whose store is {@code latency} away: the proxies, that latency now set on each. */
-    String serversAt(StoreLatency latency) {
-        if (!applied.equals(Optional.of(latency))) {
+    /**
+     * MEMCACHED_SERVERS for a session whose store is {@code latency} away, or through the proxies
+     * undelayed when empty (a fault of the connections needs the proxy, not a latency): that latency
+     * now set on each proxy.
+     */
+    String serversAt(Optional<StoreLatency> latency) {
+        if (!applied.equals(latency)) {
             ToxiproxyClient client = toxiproxy.client();
             for (String proxy : proxies) {
                 if (applied.filter(StoreLatencyProxy::delays).isPresent()) {
                     client.removeLatency(proxy);
                 }
-                if (delays(latency)) {
-                    client.addLatency(proxy, latency.latency(), latency.jitter());
+                if (latency.filter(StoreLatencyProxy::delays).isPresent()) {
+                    client.addLatency(proxy, latency.get().latency(), latency.get().jitter());
                 }
             }
-            applied = Optional.of(latency);
+            applied = latency;
         }
         return proxiedServers;
+    }
+
+    /** The first proxy, for the faults of the connections ({@code --fault reset}), which need the runner's one memcached. */
+    StoreProxy faultTarget() {
+        return new StoreProxy(toxiproxy.client(), proxies.get(0), listens.get(0));
     }
 
     private static boolean delays(StoreLatency latency) {

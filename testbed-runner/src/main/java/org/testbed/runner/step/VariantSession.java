@@ -15,6 +15,7 @@ import org.testbed.driver.NioHttpDriver;
 import org.testbed.driver.Scenarios;
 import org.testbed.driver.Target;
 import org.testbed.runfolder.Conditions;
+import org.testbed.runfolder.FaultSpec;
 import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.capacity.CapacityRecord;
 import org.testbed.runfolder.stats.SteadyState;
@@ -147,6 +148,11 @@ final class VariantSession {
         // 2.9 s of them). Measured at once, the next window waits behind that backlog and
         // saw 5-7 req/s where Little's law allows 133. The health check answers once it is drained.
         ServerReadiness.awaitHealthy(served.server().baseUri());
+        if (settings.conditions().faults().stream().anyMatch(f -> f.kind() == FaultSpec.Kind.RESTART)) {
+            // A restart empties the store: each window starts from the items the scenario reads, as the first did.
+            ServerReadiness.preload(served.server().baseUri(),
+                    started.scenarios().preload(started.scenarios().workload(name, started.keys() + "-pre")));
+        }
         Workload workload = started.scenarios().workload(name, started.keys() + "-" + name + "-" + slug
                 + (iteration > 1 ? "-i" + iteration : ""));
         try {
