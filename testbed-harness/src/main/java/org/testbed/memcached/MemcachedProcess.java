@@ -3,7 +3,6 @@ package org.testbed.memcached;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.testbed.process.ChildProcesses;
 
 /**
  * A real {@code memcached} process on a loopback port, for tests, benchmarks and the runner. It can
@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class MemcachedProcess implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
-    private static final String LOOPBACK = "127.0.0.1";
+    private static final String LOOPBACK = ChildProcesses.LOOPBACK;
 
     private final Path binary;
     private final int port;
@@ -46,7 +46,7 @@ public final class MemcachedProcess implements AutoCloseable {
         IOException last = null;
         // A free port can be taken between probing and binding; try a few before giving up.
         for (int attempt = 0; attempt < 3; attempt++) {
-            int chosen = port != 0 ? port : freePort();
+            int chosen = port != 0 ? port : ChildProcesses.freeLoopbackPort();
             MemcachedProcess memcached = new MemcachedProcess(binary, chosen, memoryMb);
             try {
                 memcached.launch();
@@ -91,7 +91,7 @@ public final class MemcachedProcess implements AutoCloseable {
     private void awaitAllThreadsStopped() {
         Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
         if (!Files.isDirectory(tasks)) {
-            sleep(50); // not Linux: no way to look, give the signal a moment
+            ChildProcesses.pause(50); // not Linux: no way to look, give the signal a moment
             return;
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
@@ -112,7 +112,7 @@ public final class MemcachedProcess implements AutoCloseable {
             } catch (IOException e) {
                 return;
             }
-            sleep(5);
+            ChildProcesses.pause(5);
         }
         throw new IllegalStateException("memcached " + process.pid() + " did not stop within 2 s of SIGSTOP");
     }
@@ -124,14 +124,7 @@ public final class MemcachedProcess implements AutoCloseable {
 
     /** SIGKILL: connections are reset, like a crashed server. Its items are gone. */
     public void kill() {
-        if (process != null && process.isAlive()) {
-            process.destroyForcibly();
-            try {
-                process.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        ChildProcesses.killAndWait(process);
     }
 
     /** Starts a fresh memcached on the same port, killing the current one first if needed. */
@@ -174,7 +167,7 @@ public final class MemcachedProcess implements AutoCloseable {
                 socket.connect(new InetSocketAddress(LOOPBACK, port), 200);
                 return;
             } catch (IOException notYet) {
-                sleep(20);
+                ChildProcesses.pause(20);
             }
         }
         process.destroyForcibly();
@@ -227,22 +220,6 @@ public final class MemcachedProcess implements AutoCloseable {
                 + " (Debian/Ubuntu: sudo apt-get install memcached; Fedora: sudo dnf install memcached;"
                 + " macOS: brew install memcached) or set MEMCACHED_BIN to its path. ./testbed test installs it"
                 + " when run as root.");
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getByName(LOOPBACK))) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("No free loopback port: " + e.getMessage(), e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Override

@@ -1,15 +1,13 @@
 package org.testbed.toxiproxy;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import org.testbed.process.ChildProcesses;
 
 /**
  * A real Toxiproxy server (Shopify's TCP proxy whose "toxics" add latency, cut or stall a
@@ -24,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ToxiproxyProcess implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
-    private static final String LOOPBACK = "127.0.0.1";
+    private static final String LOOPBACK = ChildProcesses.LOOPBACK;
 
     private final Process process;
     private final int port;
@@ -54,7 +52,7 @@ public final class ToxiproxyProcess implements AutoCloseable {
         // A free port can be taken between probing and binding; try a few before giving up.
         for (int attempt = 0; attempt < 3; attempt++) {
             try {
-                return launch(binary, freePort(), cpus);
+                return launch(binary, ChildProcesses.freeLoopbackPort(), cpus);
             } catch (IOException e) {
                 last = e;
             }
@@ -92,14 +90,7 @@ public final class ToxiproxyProcess implements AutoCloseable {
     }
 
     private void stop() {
-        if (process.isAlive()) {
-            process.destroyForcibly();
-            try {
-                process.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        ChildProcesses.killAndWait(process);
     }
 
     private static ToxiproxyProcess launch(Path binary, int port, String cpus) throws IOException {
@@ -121,7 +112,7 @@ public final class ToxiproxyProcess implements AutoCloseable {
             if (toxiproxy.client.answers()) {
                 return toxiproxy;
             }
-            sleep(20);
+            ChildProcesses.pause(20);
         }
         toxiproxy.close();
         throw new IOException("toxiproxy's API did not answer on port " + port + " within " + START_TIMEOUT);
@@ -150,22 +141,6 @@ public final class ToxiproxyProcess implements AutoCloseable {
                 + " Build it once (needs Go): ./testbed test installs it when run as root, or run "
                 + ToxiproxyBuild.installCommand(cached.getParent()) + " and rename 'server' to 'toxiproxy-server';"
                 + " or set TOXIPROXY_BIN to a toxiproxy-server binary.");
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("No free loopback port: " + e.getMessage(), e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Override
