@@ -10,8 +10,8 @@ import net.spy.memcached.ops.StoreOperation;
 import net.spy.memcached.ops.TimedOutOperationStatus;
 
 /**
- * An operation's callback that lets nothing of a reply through unless the reply carries the
- * operation's own opaque. spymemcached calls it from within the read of a reply, after the reply's
+ * An operation's callback that lets nothing of a reply through unless it is a reply (its magic
+ * byte) and carries the operation's own opaque. spymemcached calls it from within the read of a reply, after the reply's
  * header and body are read and before the caller's callback would see them: on a mismatch it
  * throws {@link MismatchedReplyException} there, and the caller's callback gets nothing but the
  * cancellation that follows when spymemcached drops the connection.
@@ -72,6 +72,10 @@ final class OpaqueCheckedCallback implements GetsOperation.Callback, StoreOperat
     }
 
     private void requireOwnReply() {
+        byte magic = BinaryOpaques.replyMagic(operation);
+        if (magic != BinaryOpaques.REPLY_MAGIC) {
+            throw mismatches.recordNotAReply(operation, magic);
+        }
         int request = BinaryOpaques.request(operation);
         int reply = BinaryOpaques.reply(operation);
         if (reply != request) {
