@@ -101,20 +101,29 @@ final class AsyncExchange implements AsyncListener {
 
     @Override
     public void onTimeout(AsyncEvent event) {
-        if (answered.compareAndSet(false, true)) {
-            try {
-                ServletSupport.write(response, Response.problem(503,
-                        "The request did not complete within " + timeoutMillis + " ms."));
-            } catch (IOException | IllegalStateException e) {
-                // the client is gone: nothing to answer
-            }
-        }
-        complete();
+        answerInPlaceOfTheContainer(Response.problem(503, "The request did not complete within " + timeoutMillis + " ms."));
     }
 
+    /**
+     * The container reports that the exchange failed: an exception escaped a dispatch or a
+     * callback on its thread (the container logs it). Completing without an answer, as a listener
+     * may, makes Jetty send its default, 200 with no body: a success for a request that did
+     * nothing. So the failure is answered as one, unless an answer is already on its way.
+     */
     @Override
     public void onError(AsyncEvent event) {
-        answered.set(true);
+        answerInPlaceOfTheContainer(Response.problem(500, "Unexpected server error; see the server log."));
+    }
+
+    /** Writes {@code problem} (blocking: it is small) if nothing answered yet, then completes. */
+    private void answerInPlaceOfTheContainer(Response problem) {
+        if (answered.compareAndSet(false, true)) {
+            try {
+                ServletSupport.write(response, problem);
+            } catch (IOException | IllegalStateException e) {
+                // the client is gone, or the response is committed: nothing more to answer
+            }
+        }
         complete();
     }
 
