@@ -99,8 +99,15 @@ class FaultRecoveryIT {
     private void burstOf503s(ExecutorService clients, FaultDrill drill, String id) {
         byte[] body = Items.item("burst", "p").getBytes(StandardCharsets.UTF_8);
         List<Future<RawResponse>> answers = new ArrayList<>();
+        List<String> requests = new ArrayList<>();
         for (int i = 0; i < CONCURRENT; i++) {
             int kind = i % 4;
+            requests.add(switch (kind) {
+                case 0 -> "GET " + Items.path(id);
+                case 1 -> "POST " + Items.path(id);
+                case 2 -> "PUT of a new item";
+                default -> "GET /testbed/health";
+            });
             answers.add(clients.submit(() -> {
                 try (RawConnection connection = new RawConnection(running.process.baseUri())) {
                     return switch (kind) {
@@ -114,7 +121,8 @@ class FaultRecoveryIT {
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RunningVariant.MEMCACHED_TIMEOUT_MS)
                 + FaultDrill.FAULT_MARGIN.toNanos();
-        for (Future<RawResponse> answer : answers) {
+        for (int i = 0; i < answers.size(); i++) {
+            Future<RawResponse> answer = answers.get(i);
             RawResponse response;
             try {
                 response = answer.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -122,8 +130,9 @@ class FaultRecoveryIT {
                 throw new AssertionError("a request during the fault did not answer within the timeout plus "
                         + FaultDrill.FAULT_MARGIN + ": " + e, e);
             }
-            assertThat(response.status()).as("request during the fault: %s", new String(response.body(),
-                    StandardCharsets.UTF_8)).isEqualTo(503);
+            assertThat(response.status()).as("%s during the fault: headers %s, body '%s' (the variant's log: %s)",
+                    requests.get(i), response.headers(), new String(response.body(), StandardCharsets.UTF_8),
+                    running.process.log()).isEqualTo(503);
             assertThat(response.header("Content-Type")).startsWith("application/problem+json");
             assertThat(response.header("Retry-After")).isNotNull();
         }
