@@ -2,7 +2,10 @@ package org.testbed.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -42,6 +45,8 @@ class FaultRecoveryIT {
     /** Requests in flight at once during each fault: more than a handful, fewer than any pool. */
     private static final int CONCURRENT = 16;
     private static final int SLACK = 2;
+    /** CI keeps the tests' output, not the variants' logs: a wrong answer quotes the end of its server's. */
+    private static final int LOG_LINES_ON_FAILURE = 40;
 
     private final Variant variant;
     private final RunningVariant running;
@@ -130,11 +135,22 @@ class FaultRecoveryIT {
                 throw new AssertionError("a request during the fault did not answer within the timeout plus "
                         + FaultDrill.FAULT_MARGIN + ": " + e, e);
             }
-            assertThat(response.status()).as("%s during the fault: headers %s, body '%s' (the variant's log: %s)",
-                    requests.get(i), response.headers(), new String(response.body(), StandardCharsets.UTF_8),
-                    running.process.log()).isEqualTo(503);
+            String request = requests.get(i);
+            RawResponse answered = response;
+            assertThat(answered.status()).as(() -> String.format("%s during the fault: headers %s, body '%s'; the end of"
+                    + " %s:%n%s", request, answered.headers(), new String(answered.body(), StandardCharsets.UTF_8),
+                    running.process.log(), lastLines(running.process.log(), LOG_LINES_ON_FAILURE))).isEqualTo(503);
             assertThat(response.header("Content-Type")).startsWith("application/problem+json");
             assertThat(response.header("Retry-After")).isNotNull();
+        }
+    }
+
+    private static String lastLines(Path log, int count) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join(System.lineSeparator(), lines.subList(Math.max(0, lines.size() - count), lines.size()));
+        } catch (IOException e) {
+            return "(the log could not be read: " + e.getMessage() + ")";
         }
     }
 
