@@ -2,10 +2,7 @@ package org.testbed.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -45,8 +42,6 @@ class FaultRecoveryIT {
     /** Requests in flight at once during each fault: more than a handful, fewer than any pool. */
     private static final int CONCURRENT = 16;
     private static final int SLACK = 2;
-    /** CI keeps the tests' output, not the variants' logs: a wrong answer quotes the end of its server's. */
-    private static final int LOG_LINES_ON_FAILURE = 40;
 
     private final Variant variant;
     private final RunningVariant running;
@@ -103,55 +98,47 @@ class FaultRecoveryIT {
      */
     private void burstOf503s(ExecutorService clients, FaultDrill drill, String id) {
         byte[] body = Items.item("burst", "p").getBytes(StandardCharsets.UTF_8);
+        List<BurstRequest> requests = new ArrayList<>();
         List<Future<RawResponse>> answers = new ArrayList<>();
-        List<String> requests = new ArrayList<>();
         for (int i = 0; i < CONCURRENT; i++) {
-            int kind = i % 4;
-            requests.add(switch (kind) {
-                case 0 -> "GET " + Items.path(id);
-                case 1 -> "POST " + Items.path(id);
-                case 2 -> "PUT of a new item";
-                default -> "GET /testbed/health";
-            });
+            BurstRequest request = switch (i % 4) {
+                case 0 -> new BurstRequest("GET", Items.path(id), null);
+                case 1 -> new BurstRequest("POST", Items.path(id), body);
+                case 2 -> new BurstRequest("PUT", Items.path(FaultDrill.newId()), body);
+                default -> new BurstRequest("GET", "/testbed/health", null);
+            };
+            requests.add(request);
             answers.add(clients.submit(() -> {
                 try (RawConnection connection = new RawConnection(running.process.baseUri())) {
-                    return switch (kind) {
-                        case 0 -> connection.exchange("GET", Items.path(id), null, null);
-                        case 1 -> connection.exchange("POST", Items.path(id), "application/json", body);
-                        case 2 -> connection.exchange("PUT", Items.path(FaultDrill.newId()), "application/json", body);
-                        default -> connection.exchange("GET", "/testbed/health", null, null);
-                    };
+                    return connection.exchange(request.method(), request.path(),
+                            request.body() == null ? null : "application/json", request.body());
                 }
             }));
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RunningVariant.MEMCACHED_TIMEOUT_MS)
                 + FaultDrill.FAULT_MARGIN.toNanos();
         for (int i = 0; i < answers.size(); i++) {
-            Future<RawResponse> answer = answers.get(i);
             RawResponse response;
             try {
-                response = answer.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                response = answers.get(i).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (Exception e) {
                 throw new AssertionError("a request during the fault did not answer within the timeout plus "
                         + FaultDrill.FAULT_MARGIN + ": " + e, e);
             }
-            String request = requests.get(i);
+            BurstRequest request = requests.get(i);
             RawResponse answered = response;
-            assertThat(answered.status()).as(() -> String.format("%s during the fault: headers %s, body '%s'; the end of"
-                    + " %s:%n%s", request, answered.headers(), new String(answered.body(), StandardCharsets.UTF_8),
-                    running.process.log(), lastLines(running.process.log(), LOG_LINES_ON_FAILURE))).isEqualTo(503);
+            // CI keeps the tests' output, not the variants' logs: a wrong answer quotes its server's last lines.
+            assertThat(answered.status()).as(() -> String.format("%s %s during the fault: headers %s, body '%s'; the"
+                    + " last output of the variant (%s):%n%s", request.method(), request.path(), answered.headers(),
+                    new String(answered.body(), StandardCharsets.UTF_8), running.process.log(),
+                    String.join(System.lineSeparator(), running.process.recentOutput()))).isEqualTo(503);
             assertThat(response.header("Content-Type")).startsWith("application/problem+json");
             assertThat(response.header("Retry-After")).isNotNull();
         }
     }
 
-    private static String lastLines(Path log, int count) {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join(System.lineSeparator(), lines.subList(Math.max(0, lines.size() - count), lines.size()));
-        } catch (IOException e) {
-            return "(the log could not be read: " + e.getMessage() + ")";
-        }
+    /** One request of a burst; {@code body} null for a GET. */
+    private record BurstRequest(String method, String path, byte[] body) {
     }
 
     /**

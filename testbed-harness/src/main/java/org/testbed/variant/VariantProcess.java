@@ -36,13 +36,17 @@ public final class VariantProcess implements AutoCloseable {
     private final Path log;
     private final URI baseUri;
     private final String reportedName;
+    /** The last {@value #TAIL_LINES} lines of output, kept by the pump for failure messages. */
+    private final Deque<String> tail;
 
-    private VariantProcess(Variant variant, Process process, Path log, URI baseUri, String reportedName) {
+    private VariantProcess(Variant variant, Process process, Path log, URI baseUri, String reportedName,
+                           Deque<String> tail) {
         this.variant = variant;
         this.process = process;
         this.log = log;
         this.baseUri = baseUri;
         this.reportedName = reportedName;
+        this.tail = tail;
     }
 
     /**
@@ -93,7 +97,7 @@ public final class VariantProcess implements AutoCloseable {
             }
             URI base = URI.create(line.group(2) + "://" + (host.contains(":") ? "[" + host + "]" : host)
                     + ":" + line.group(4));
-            return new VariantProcess(variant, process, log, base, line.group(1));
+            return new VariantProcess(variant, process, log, base, line.group(1), tail);
         } catch (TimeoutException | ExecutionException | InterruptedException e) {
             destroy(process);
             if (e instanceof InterruptedException) {
@@ -161,6 +165,14 @@ public final class VariantProcess implements AutoCloseable {
 
     public Path log() {
         return log;
+    }
+
+    /**
+     * The last {@value #TAIL_LINES} lines the process printed so far, for a failure message where
+     * the log file will not be kept (CI keeps a build's output, not its files).
+     */
+    public List<String> recentOutput() {
+        return snapshot(tail);
     }
 
     @Override
