@@ -104,8 +104,17 @@ final class RunCommand implements Callable<Integer> {
     Integer repeat;
 
     @Option(names = "--iterations", paramLabel = "N",
-            description = "Measure every step N times in a row in each fork, after its one warm-up (default: the profile's)")
+            description = "Measure every step N times in each fork, after its one warm-up: N rounds when the variants are"
+                    + " interleaved, else N times in a row (default: the profile's)")
     Integer iterations;
+
+    @Option(names = "--interleave", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Each pass starts and warms up one JVM of every variant (and conditions), keeps them all, frozen"
+                    + " while another is measured, and measures them in rounds, every round in a new random order, so that"
+                    + " a step's windows and its neighbours' are seconds apart and the ratios of a round's windows are"
+                    + " paired in time; --no-interleave measures one variant after another (default: interleaved, where"
+                    + " the servers run on this machine)")
+    boolean interleave = true;
 
     @Option(names = "--precision", paramLabel = "[SCENARIO:]PCT[:FIGURES]",
             description = "After the planned forks, add forks to the steps whose 95 %% interval is wider than +-PCT, the"
@@ -435,7 +444,7 @@ final class RunCommand implements Callable<Integer> {
                 warmupAtLeast != null ? Levels.duration(warmupAtLeast) : Duration.ZERO,
                 repeat != null ? repeat : p.repeat(), iterations != null ? iterations : p.iterations(), driverName, delayMs,
                 payloadSize != null ? payloadSize : p.payloadSize() > 0 ? p.payloadSize() : DEFAULT_PAYLOAD,
-                maxConnections, Levels.duration(timeout), saturation, pacing(driverName, plan));
+                maxConnections, Levels.duration(timeout), saturation, pacing(driverName, plan), interleave);
     }
 
     /** How the variants are started, with MEMCACHED_SERVERS when it is set. */

@@ -2,6 +2,7 @@ package org.testbed.runner.step;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.testbed.runner.host.Freezer;
 
 /**
  * What a run started must not outlive it. A run stopped from outside (SIGTERM from a CI job's
@@ -24,6 +25,8 @@ final class LeftBehind {
 
     /** Asks every descendant to stop (SIGTERM), then kills those still alive after the grace period. */
     static void stopDescendants() {
+        // A server frozen between its turns (Freezer) would hold SIGTERM until the grace period ran out.
+        Freezer.thawAll();
         List<ProcessHandle> children = ProcessHandle.current().descendants().toList();
         children.forEach(ProcessHandle::destroy);
         long deadline = System.currentTimeMillis() + GRACE_MS;

@@ -15,6 +15,7 @@ import org.testbed.runfolder.price.Pricing;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.fault.StoreProxy;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.host.Freezer;
 import org.testbed.runner.host.LocalServer;
 import org.testbed.runner.host.RunningServer;
 import org.testbed.toxiproxy.ToxiproxyBuild;
@@ -36,6 +37,7 @@ final class LocalHosting implements ServerHosting {
     private Optional<MemcachedProcess> memcached = Optional.empty();
     private String memcachedServers;
     private Optional<StoreLatencyProxy> storeProxy = Optional.empty();
+    private Freezer freezer;
 
     LocalHosting(RunSettings settings, JdkChoice jdks) {
         this.settings = settings;
@@ -202,7 +204,18 @@ final class LocalHosting implements ServerHosting {
     }
 
     @Override
+    public Optional<Freezer> freezer() {
+        if (freezer == null) {
+            freezer = Freezer.here();
+        }
+        return Optional.of(freezer);
+    }
+
+    @Override
     public void close() {
+        if (freezer != null) {
+            freezer.close();
+        }
         storeProxy.ifPresent(StoreLatencyProxy::close);
         memcached.ifPresent(MemcachedProcess::close);
     }

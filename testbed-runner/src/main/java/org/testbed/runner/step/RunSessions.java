@@ -4,9 +4,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
 import java.util.function.Function;
 import org.testbed.runfolder.Conditions;
+import org.testbed.runner.host.Freezer;
 import org.testbed.runner.problem.Problem;
 import org.testbed.runner.problem.Problems;
 import org.testbed.ssh.ConnectionLostException;
@@ -54,6 +58,10 @@ final class RunSessions {
         for (Conditions conditions : conditionSets) {
             sessions.add(session(settings.forConditions(conditions)));
         }
+        Optional<Freezer> freezer = interleaving(variants.size());
+        if (freezer.isPresent()) {
+            return runInterleavedPasses(variants, sessions, freezer.get());
+        }
         for (int repeat = 1; repeat <= settings.load().repeat(); repeat++) {
             for (Map.Entry<Variant, Path> entry : Runner.rotated(variants, repeat - 1)) {
                 for (int c = 0; c < conditionSets.size(); c++) {
@@ -61,6 +69,47 @@ final class RunSessions {
                         return false;
                     }
                 }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The freezer to interleave the planned passes with, when the run asked for it and can: more than
+     * one JVM a pass, the servers on this machine, and no capacity search (whose probes follow each
+     * other's answers).
+     */
+    private Optional<Freezer> interleaving(int variants) {
+        if (!settings.load().interleave() || variants * conditionSets.size() < 2 || settings.capacity().isPresent()) {
+            return Optional.empty();
+        }
+        Optional<Freezer> freezer = hosting.freezer();
+        if (freezer.isEmpty()) {
+            progress.info("   the servers cannot be frozen where they run: the variants are measured one after another");
+        }
+        return freezer;
+    }
+
+    /** Each planned pass keeps a JVM of every variant and conditions and measures them in rounds ({@link InterleavedPass}). */
+    private boolean runInterleavedPasses(List<Map.Entry<Variant, Path>> variants, List<VariantSession> sessions,
+                                         Freezer freezer) throws InterruptedException {
+        Random order = new Random(settings.output().runId().hashCode());
+        InterleavedPass pass = new InterleavedPass(settings, progress, problems, hosting, freezer, order);
+        for (int repeat = 1; repeat <= settings.load().repeat(); repeat++) {
+            List<InterleavedPass.Member> members = new ArrayList<>();
+            for (Map.Entry<Variant, Path> entry : Runner.rotated(variants, repeat - 1)) {
+                for (int c = 0; c < conditionSets.size(); c++) {
+                    members.add(new InterleavedPass.Member(sessions.get(c), entry.getKey(), entry.getValue(),
+                            c * variants.size() + variants.indexOf(entry) + 1, conditionSets.get(c).label()));
+                }
+            }
+            if (settings.load().repeat() > 1) {
+                progress.info(String.format(Locale.ROOT, "== pass %d/%d: %d JVM(s) started, warmed up and measured in turns",
+                        repeat, settings.load().repeat(), members.size()));
+            }
+            if (!pass.run(members, repeat, cost -> costs.sessionDone(cost.member().variant().name(),
+                    cost.member().conditions(), cost.wallMillis(), cost.plannedMillis()))) {
+                return false;
             }
         }
         return true;

@@ -10,6 +10,7 @@ import org.testbed.runfolder.environment.EnvironmentRecord;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runner.env.JdkInfo;
 import org.testbed.runner.fault.StoreProxy;
+import org.testbed.runner.host.Freezer;
 import org.testbed.runner.host.RunningServer;
 import org.testbed.variant.Variant;
 
@@ -79,6 +80,15 @@ interface ServerHosting extends AutoCloseable {
 
     /** Where the server's JIT compiler threads may run during a warm-up. */
     CompilerPlacement compilers(RunningServer server, Pinning pinning);
+
+    /**
+     * What stops a started server between its turns and lets it go on ({@link InterleavedPass}); empty where
+     * the run cannot freeze its servers (on the server's own machine), and the variants then run one after
+     * another.
+     */
+    default Optional<Freezer> freezer() {
+        return Optional.empty();
+    }
 
     /** Stops what {@link #open} started. */
     @Override

@@ -67,13 +67,27 @@ final class VariantSession {
         this.problems = problems;
     }
 
+    /** Starts the variant, measures every scenario's steps in it, and stops it. */
+    VariantOutcome run(int index, int repeat, Variant variant, Path java, JdkInfo jdk)
+            throws IOException, InterruptedException {
+        long planned = 0;
+        try (Started started = start(index, repeat, variant, java, jdk)) {
+            for (Map.Entry<String, List<Level>> scenario : settings.load().scenarios().entrySet()) {
+                planned += runScenario(started, scenario.getKey(), scenario.getValue());
+            }
+        }
+        return new VariantOutcome(planned);
+    }
+
     /**
+     * Starts the variant from its jar and waits until it is healthy: a start the caller keeps for as
+     * long as it measures it, and closes.
+     *
      * @param index the variant's place in the run (1-based; one per variant and conditions), which keeps its keys
      *              apart from the others'
      * @param repeat which pass of the run this is (1-based), which keeps its keys apart from earlier passes'
      */
-    VariantOutcome run(int index, int repeat, Variant variant, Path java, JdkInfo jdk)
-            throws IOException, InterruptedException {
+    Started start(int index, int repeat, Variant variant, Path java, JdkInfo jdk) throws IOException, InterruptedException {
         Path jar = variant.jarIn(settings.output().root());
         if (!Files.isRegularFile(jar)) {
             throw new IOException("the jar " + variant.jar() + " is missing (./testbed run builds it; or ./mvnw -pl "
@@ -84,55 +98,93 @@ final class VariantSession {
         progress.info(String.format(Locale.ROOT, "== %s (%s, JDK %s)%s%s: starting", variant.name(), variant.mode(),
                 jdk.label(), settings.conditions().equals(Conditions.PLAIN) ? "" : ", " + settings.conditions().label(),
                 settings.load().repeat() > 1 ? ", fork " + repeat + "/" + settings.load().repeat() : ""));
-        long planned = 0;
-        try (RunningServer server = hosting.start(settings, variant, java, jdk, log)) {
+        RunningServer server = hosting.start(settings, variant, java, jdk, log);
+        try {
             hosting.started(server).ifPresent(progress::info);
             Started started = new Started(new ServedVariant(variant, server, server.jdk(), Target.of(server.baseUri())),
                     repeat, "v" + index + (repeat > 1 ? "r" + repeat : ""), log,
                     new Scenarios(settings.output().runId(), settings.load().payloadSize(), settings.load().delayMs(), 42L));
             ServerReadiness.awaitHealthy(server.baseUri());
-            for (Map.Entry<String, List<Level>> scenario : settings.load().scenarios().entrySet()) {
-                planned += runScenario(started, scenario.getKey(), scenario.getValue());
-            }
+            return started;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            server.close();
+            throw e;
         }
-        return new VariantOutcome(planned);
     }
 
     /**
-     * One start of the variant as its scenarios see it.
+     * One start of the variant as its scenarios see it; closing it stops the server.
      *
      * @param keys what keeps this start's keys apart from the others' ({@code v3r2})
      * @param log the log of its start
      */
-    private record Started(ServedVariant served, int repeat, String keys, Path log, Scenarios scenarios) {
+    record Started(ServedVariant served, int repeat, String keys, Path log, Scenarios scenarios) implements AutoCloseable {
+
+        RunningServer server() {
+            return served.server();
+        }
+
+        @Override
+        public void close() {
+            served.server().close();
+        }
     }
 
     /** Preloads, warms up and measures one scenario's steps; returns the planned time it took, in milliseconds. */
     private long runScenario(Started started, String name, List<Level> levels) throws IOException, InterruptedException {
-        RunningServer server = started.served().server();
+        WarmUp warmUp = prepare(started, name, levels);
+        long planned = Math.round(warmUp.seconds() * 1000);
+        if (settings.capacity().isPresent()) {
+            StepRunner steps = (level, slug, iteration) -> measureStep(started, name, warmUp, level, slug, iteration);
+            return planned + searchCapacity(started.served().variant(), name, started.repeat(), steps, started.server());
+        }
+        for (Level level : levels) {
+            // Iterations follow each other in the same server, as JMH's do: its warm-up holds for all.
+            for (int iteration = 1; iteration <= settings.load().iterations(); iteration++) {
+                planned += measureLevel(started, name, warmUp, level, iteration);
+            }
+        }
+        return planned;
+    }
+
+    /**
+     * Preloads scenario {@code name}'s items and warms the server up on it until it is steady; returns
+     * the warm-up its steps will say they had.
+     */
+    WarmUp prepare(Started started, String name, List<Level> levels) throws IOException, InterruptedException {
+        RunningServer server = started.server();
         Scenarios scenarios = started.scenarios();
         ServerReadiness.preload(server.baseUri(), scenarios.preload(scenarios.workload(name, started.keys() + "-pre")));
         WarmUp warmUp = warmUp(server, started.served().target(),
                 round -> scenarios.workload(name, started.keys() + "-warm-" + name + "-" + round), levels,
                 hosting.compilers(server, settings.servers().pinning()));
-        long planned = Math.round(warmUp.seconds() * 1000);
         // A warm-up of more users than the server has threads leaves requests queued in it when the
         // driver stops: the health check answers once they have drained, so the first step starts
         // from the server's steady state, not from the warm-up's backlog (1.5 s of it for 64 users
         // on 4 threads with 100 ms of delay).
         ServerReadiness.awaitHealthy(server.baseUri());
-        StepRunner steps = (level, slug, iteration) -> measureStep(started, name, warmUp, level, slug, iteration);
-        if (settings.capacity().isPresent()) {
-            return planned + searchCapacity(started.served().variant(), name, started.repeat(), steps, server);
-        }
-        for (Level level : levels) {
-            // Iterations follow each other in the same server, as JMH's do: its warm-up holds for all.
-            for (int iteration = 1; iteration <= settings.load().iterations(); iteration++) {
-                steps.measure(level, ResultRow.StepKey.levelSlug(level.concurrency(), level.rate()), iteration);
-                planned += settings.load().duration().toMillis();
-            }
-        }
-        return planned;
+        return warmUp;
+    }
+
+    /** Measures iteration {@code iteration} of one level of scenario {@code name}; returns its planned time in ms. */
+    long measureLevel(Started started, String name, WarmUp warmUp, Level level, int iteration)
+            throws IOException, InterruptedException {
+        measureStep(started, name, warmUp, level, ResultRow.StepKey.levelSlug(level.concurrency(), level.rate()), iteration);
+        return settings.load().duration().toMillis();
+    }
+
+    /**
+     * Unmeasured load at {@code level} for {@code length}, on fresh connections and keys of their own,
+     * as a window's: what a server that was frozen between its turns runs before its window, so that
+     * its caches, its thread pool and the kernel's socket buffers are those of a server under load.
+     */
+    void settle(Started started, String name, Level level, Duration length, int iteration)
+            throws IOException, InterruptedException {
+        NioHttpDriver driver = new NioHttpDriver(settings.load().timeout(), settings.load().maxConnections(),
+                settings.conditions().gzip());
+        Level closed = level.isOpen() ? Level.closed(WARMUP_OPEN_USERS) : Level.closed(Math.min(WARMUP_MAX_USERS, level.concurrency()));
+        driver.run(started.served().target(), started.scenarios().workload(name, started.keys() + "-settle-" + name + "-"
+                + iteration), closed, length, settings.servers().pinning().loadCpuCount());
     }
 
     /** Measures one step of scenario {@code name} and records it; null when it failed (reported, the next one is tried). */
