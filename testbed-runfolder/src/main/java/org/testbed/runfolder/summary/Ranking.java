@@ -6,11 +6,13 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.stats.ForkPool;
 import org.testbed.runfolder.stats.ForkedSamples;
+import org.testbed.runfolder.stats.PairedRatio;
 import org.testbed.runfolder.stats.RatioInterval;
 import org.testbed.runfolder.stats.Verdict;
 
@@ -47,10 +49,14 @@ public record Ranking(String scenario, String level, String conditions, List<Pla
      * @param p99Ms p99 latency
      * @param costPerMillion what a million requests cost, NaN for a run without a price
      * @param saturated whether the load side was saturated: the figure is then a lower bound
+     * @param toAbove its throughput over the variant's ranked just above it, with the interval of that ratio: from
+     *                windows paired in time ({@link PairedRatio}) when the run measured them in the same rounds, else
+     *                from the two steps' samples; NaN for the first
+     * @param pairedToAbove whether {@code toAbove} came from paired windows
      */
     public record Place(int rank, String variant, String mode, double rps, double rpsLow, double rpsHigh,
                         double rpsHalfWidthPct, double requestsPerCpuSecond, double efficiencyOfBest, double p99Ms,
-                        double costPerMillion, boolean saturated) {
+                        double costPerMillion, boolean saturated, RatioInterval toAbove, boolean pairedToAbove) {
     }
 
     /** The rankings of a run, one per scenario, level and conditions, in the order results.csv first has them. */
@@ -89,6 +95,10 @@ public record Ranking(String scenario, String level, String conditions, List<Pla
                 leader = r;
                 rank = i + 1;
             }
+            ResultRow above = i == 0 ? null : sorted.get(i - 1);
+            Optional<RatioInterval> paired = above == null ? Optional.empty() : paired(above, r, samples);
+            RatioInterval toAbove = above == null ? RatioInterval.pointOnly(Double.NaN, Double.NaN)
+                    : paired.orElseGet(() -> unpaired(above, r, samples, pool));
             StepRecord step = steps.get(r.key());
             double low = step == null ? Double.NaN : step.repeats().rps().ciLow();
             double high = step == null ? Double.NaN : step.repeats().rps().ciHigh();
@@ -97,7 +107,7 @@ public record Ranking(String scenario, String level, String conditions, List<Pla
             places.add(new Place(rank, r.variant(), r.mode(), r.throughput().rps(), interval ? low : Double.NaN,
                     interval ? high : Double.NaN, step == null ? Double.NaN : step.repeats().rps().halfWidthPct(), efficiency,
                     efficiency / best, r.latency().p99Ms(), step == null ? Double.NaN : step.cost().perMillion(),
-                    step != null && step.load().saturated()));
+                    step != null && step.load().saturated(), toAbove, paired.isPresent()));
         }
         ResultRow first = sorted.get(0);
         return new Ranking(first.scenario(), first.key().level(), first.conditions().label(), places, told);
@@ -112,9 +122,30 @@ public record Ranking(String scenario, String level, String conditions, List<Pla
             double ratio = b.throughput().rps() / a.throughput().rps();
             return Math.abs(ratio - 1) < Verdict.MIN_EFFECT;
         }
-        RatioInterval r = ForkedSamples.ratio(ForkedSamples.estimate(fa, pool.without(fa)), ForkedSamples.estimate(fb, pool.without(fb)));
+        // Windows of the same rounds are judged by their paired ratios: the machine's drift cancels in each.
+        RatioInterval r = paired(a, b, samples).orElseGet(() -> unpaired(a, b, samples, pool));
         double floor = Verdict.noiseFloor(flat(fa), flat(fb), Verdict.MIN_EFFECT);
         return !Verdict.decide(r, floor, true).changed();
+    }
+
+    /** B/A of throughput from the two steps' windows paired by fork and round, when they have enough. */
+    static Optional<RatioInterval> paired(ResultRow a, ResultRow b, Map<ResultRow.StepKey, List<SampleRecord>> samples) {
+        return PairedRatio.of(windows(samples.getOrDefault(a.key(), List.of())),
+                windows(samples.getOrDefault(b.key(), List.of())));
+    }
+
+    private static RatioInterval unpaired(ResultRow a, ResultRow b, Map<ResultRow.StepKey, List<SampleRecord>> samples,
+                                          ForkPool pool) {
+        List<double[]> fa = rpsByFork(samples.getOrDefault(a.key(), List.of()));
+        List<double[]> fb = rpsByFork(samples.getOrDefault(b.key(), List.of()));
+        if (fa.isEmpty() || fb.isEmpty()) {
+            return RatioInterval.pointOnly(b.throughput().rps(), a.throughput().rps());
+        }
+        return ForkedSamples.ratio(ForkedSamples.estimate(fa, pool.without(fa)), ForkedSamples.estimate(fb, pool.without(fb)));
+    }
+
+    private static List<PairedRatio.Window> windows(List<SampleRecord> samples) {
+        return samples.stream().map(s -> new PairedRatio.Window(s.repeat(), s.iteration(), s.figures().rps())).toList();
     }
 
     /** Requests per second of the server's CPU: 1000 / CPU ms per request; NaN when not known. */

@@ -18,6 +18,7 @@ import org.testbed.runfolder.csv.SampleRecord;
 import org.testbed.runfolder.csv.SamplesCsv;
 import org.testbed.runfolder.csv.StepRecord;
 import org.testbed.runfolder.csv.StepsCsv;
+import org.testbed.runfolder.stats.RatioInterval;
 import org.testbed.runfolder.stats.Verdict;
 
 /**
@@ -59,12 +60,13 @@ public record RunSummary(String runId, List<Ranking> rankings, List<Finding> fin
         for (Ranking r : rankings) {
             md.append("## ").append(r.scenario()).append(' ').append(r.level())
                     .append(r.conditions().equals("plain") ? "" : " (" + r.conditions() + ")").append("\n\n");
-            md.append("| rank | variant | req/s | interval | requests per CPU-second | of the best | p99 ms |")
+            md.append("| rank | variant | req/s | interval | to the one above | requests per CPU-second | of the best | p99 ms |")
                     .append(priced ? " cost per million |" : "").append('\n');
-            md.append("| ---: | --- | ---: | --- | ---: | ---: | ---: |").append(priced ? " ---: |" : "").append('\n');
+            md.append("| ---: | --- | ---: | --- | --- | ---: | ---: | ---: |").append(priced ? " ---: |" : "").append('\n');
             for (Ranking.Place p : r.places()) {
                 md.append("| ").append(p.rank()).append(" | ").append(p.variant()).append(p.saturated() ? " (load side saturated)" : "")
                         .append(" | ").append(FindingRules.whole(p.rps())).append(" | ").append(interval(p))
+                        .append(" | ").append(toAbove(p, true))
                         .append(" | ").append(Double.isNaN(p.requestsPerCpuSecond()) ? "–" : FindingRules.whole(p.requestsPerCpuSecond()))
                         .append(" | ").append(Double.isNaN(p.efficiencyOfBest()) ? "–" : String.format(Locale.ROOT, "%.2f", p.efficiencyOfBest()))
                         .append(" | ").append(String.format(Locale.ROOT, "%.3f", p.p99Ms())).append(" |")
@@ -93,9 +95,9 @@ public record RunSummary(String runId, List<Ranking> rankings, List<Finding> fin
         for (Ranking r : rankings) {
             out.append("  ").append(r.scenario()).append(' ').append(r.level())
                     .append(r.conditions().equals("plain") ? "" : " " + r.conditions()).append(": ");
-            out.append(String.join(", ", r.places().stream().map(p -> String.format(Locale.ROOT, "%d. %s %s req/s%s (%s req per CPU-s)",
+            out.append(String.join(", ", r.places().stream().map(p -> String.format(Locale.ROOT, "%d. %s %s req/s%s%s (%s req per CPU-s)",
                     p.rank(), p.variant(), FindingRules.whole(p.rps()), Double.isNaN(p.rpsHalfWidthPct()) ? ""
-                            : String.format(Locale.ROOT, " ±%.0f%%", p.rpsHalfWidthPct()),
+                            : String.format(Locale.ROOT, " ±%.0f%%", p.rpsHalfWidthPct()), toAbove(p, false),
                     Double.isNaN(p.requestsPerCpuSecond()) ? "?" : FindingRules.whole(p.requestsPerCpuSecond()))).toList()));
             out.append(r.told() ? "" : " (" + UNTOLD + ")").append('\n');
         }
@@ -133,6 +135,12 @@ public record RunSummary(String runId, List<Ranking> rankings, List<Finding> fin
                 q.put("p99_ms", p.p99Ms());
                 q.put("cost_per_million", p.costPerMillion());
                 q.put("saturated", p.saturated());
+                if (p.toAbove() != null && !Double.isNaN(p.toAbove().ratio())) {
+                    q.put("to_above", p.toAbove().ratio());
+                    q.put("to_above_low", p.toAbove().ciLow());
+                    q.put("to_above_high", p.toAbove().ciHigh());
+                    q.put("to_above_paired", p.pairedToAbove());
+                }
             }
         }
         ArrayNode fs = n.putArray("findings");
@@ -144,6 +152,20 @@ public record RunSummary(String runId, List<Ranking> rankings, List<Finding> fin
             o.put("evidence", f.evidence());
         }
         return n;
+    }
+
+    /**
+     * {@code  x0.76 [0.71, 0.82] paired}: its throughput over the one ranked above it, with that ratio's
+     * interval and how it was taken; nothing for the first.
+     */
+    static String toAbove(Ranking.Place p, boolean table) {
+        RatioInterval r = p.toAbove();
+        if (r == null || Double.isNaN(r.ratio())) {
+            return table ? "–" : "";
+        }
+        String interval = Double.isNaN(r.ciLow()) ? "" : String.format(Locale.ROOT, " [%.2f, %.2f]", r.ciLow(), r.ciHigh());
+        return String.format(Locale.ROOT, "%sx%.2f%s%s", table ? "" : " ", r.ratio(), interval,
+                p.pairedToAbove() ? " paired" : "");
     }
 
     private static String interval(Ranking.Place p) {

@@ -209,9 +209,13 @@ class RunSummaryTest {
             }
         });
         assertThat(rows).as("a header row and one row per variant, parsed as a table").hasSize(3);
-        assertThat(rows.get(0)).startsWith("rank", "variant", "req/s", "interval", "requests per CPU-second", "of the best", "p99 ms");
+        assertThat(rows.get(0)).startsWith("rank", "variant", "req/s", "interval", "to the one above", "requests per CPU-second",
+                "of the best", "p99 ms");
         assertThat(rows.get(1)).startsWith("1", "vertx", "2,532");
+        assertThat(rows.get(1).get(4)).as("the first has none above it").isEqualTo("–");
         assertThat(rows.get(2)).startsWith("2", "servlet-tomcat-sync", "1,267");
+        assertThat(rows.get(2).get(4)).as("half of the one above, its windows paired by fork and round").startsWith("x0.50 [")
+                .endsWith("paired");
         assertThat(java.nio.file.Files.readString(file)).contains("## Findings").contains("Little's law");
         assertThat(summary.console()).contains("delay c=400: 1. vertx 2,532 req/s").contains("* delay c=400: servlet-tomcat-sync stop at");
         assertThat(Conditions.PLAIN.label()).isEqualTo("plain");
