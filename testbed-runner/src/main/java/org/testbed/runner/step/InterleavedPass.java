@@ -32,17 +32,16 @@ import org.testbed.variant.Variant;
  * noise that remains. A frozen JVM keeps its compiled code, heap and connections and takes no CPU,
  * so each window still has the server CPU to itself.
  *
- * <p>Before its window a thawed JVM runs a short unmeasured settle of the same load, so that the
- * window does not measure the refill of caches the other JVMs used meanwhile, nor timers that fired
- * on the time that passed while it was frozen.
+ * <p>Every window opens after a short unmeasured settle on its own connections
+ * ({@link StepMeasurement#SETTLE}), so that a thawed JVM's window does not measure the refill of the
+ * caches the other JVMs used meanwhile, nor timers that fired on the time that passed while it was
+ * frozen.
  *
  * <p>Memory: every kept JVM holds its heap. Before it starts another, the pass checks what the
  * machine has left; when the next one may not fit, it measures the JVMs it has, stops them, and
  * goes on with the rest in a group of their own, and says so.
  */
 final class InterleavedPass {
-    /** The unmeasured load a thawed JVM runs before its window. */
-    static final java.time.Duration SETTLE = java.time.Duration.ofSeconds(1);
     /** Memory left free at the least, besides room for the next JVM to grow as the biggest so far did. */
     static final long RESERVE_MIB = 2048;
 
@@ -173,7 +172,6 @@ final class InterleavedPass {
                 int iteration = round;
                 for (Kept kept : shuffled) {
                     turn(group, kept, () -> {
-                        kept.member.session().settle(kept.started, name, levels.get(0), SETTLE, iteration);
                         for (Level level : levels) {
                             kept.plannedMillis += kept.member.session().measureLevel(kept.started, name,
                                     kept.warmUps.get(name), level, iteration);

@@ -40,6 +40,14 @@ import org.testbed.runner.problem.Problems;
  * which they are.
  */
 final class StepMeasurement {
+    /**
+     * Unmeasured load on a window's own connections before it opens (the in-JVM driver): its requests and
+     * the server's CPU meanwhile count nowhere. A window of fresh connections started below its steady
+     * rate (the first second 15 % under the second, in 11 of 12 windows of the mix on
+     * servlet-tomcat-async), and a server thawed for its turn refills its caches in it.
+     */
+    static final Duration SETTLE = Duration.ofSeconds(1);
+
     private final RunSettings settings;
     private final Probes.Choice probes;
     private final ServerHosting hosting;
@@ -87,10 +95,10 @@ final class StepMeasurement {
                            ProbedStep step) throws IOException, InterruptedException {
         observed.beforeStep();
         List<Long> storePids = hosting.storePids();
-        ServerSnapshot before = ServerSnapshot.before(served.server(), storePids);
-        String startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
-        observed.beforeWindow();
-        Window window = applyLoad(driver, served, plan, observed, live);
+        WindowStart opened = new WindowStart(served, storePids, observed);
+        Window window = applyLoad(driver, served, plan, observed, live, opened);
+        ServerSnapshot before = opened.before;
+        String startedAt = opened.startedAt;
         // A restart fault leaves another memcached behind: its CPU is not the difference of two processes'.
         ServerSnapshot after = ServerSnapshot.after(served.server(),
                 hosting.storePids().equals(storePids) ? storePids : List.of());
@@ -106,23 +114,65 @@ final class StepMeasurement {
         return sample;
     }
 
-    /** The measured window: the load applied, the probes told when it closes however it ends. */
-    private Window applyLoad(LoadDriver driver, ServedVariant served, SamplePlan plan, Probes observed, SecondListener live)
-            throws IOException, InterruptedException {
+    /**
+     * What the step reads when its window opens: the server's counters and the probes' start. With the
+     * in-JVM driver that is after the settle, on the window's own connections; with another driver, just
+     * before it starts.
+     */
+    private static final class WindowStart implements Runnable {
+        private final ServedVariant served;
+        private final List<Long> storePids;
+        private final Probes observed;
+        ServerSnapshot before;
+        String startedAt;
+        Instant at;
+
+        WindowStart(ServedVariant served, List<Long> storePids, Probes observed) {
+            this.served = served;
+            this.storePids = storePids;
+            this.observed = observed;
+        }
+
+        @Override
+        public void run() {
+            try {
+                before = ServerSnapshot.before(served.server(), storePids);
+                at = Instant.now();
+                startedAt = at.truncatedTo(ChronoUnit.MILLIS).toString();
+                observed.beforeWindow();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted as the window opened", e);
+            }
+        }
+    }
+
+    /**
+     * The measured window: the load applied (after {@link #SETTLE} on its own connections with the in-JVM
+     * driver), the probes told when it opens and when it closes however it ends.
+     */
+    private Window applyLoad(LoadDriver driver, ServedVariant served, SamplePlan plan, Probes observed, SecondListener live,
+                             WindowStart opened) throws IOException, InterruptedException {
         int loadCpus = settings.servers().pinning().loadCpuCount();
-        Instant start = Instant.now();
         Instant end;
         LoadResult result;
         try {
-            result = driver instanceof NioHttpDriver nio
-                    ? nio.run(served.target(), plan.workload(), plan.level(), settings.load().duration(), loadCpus,
-                    WindowWatcher.NEVER, live)
-                    : driver.run(served.target(), plan.workload(), plan.level(), settings.load().duration(), loadCpus);
+            if (driver instanceof NioHttpDriver nio) {
+                result = nio.run(served.target(), plan.workload(), plan.level(), settings.load().duration(), loadCpus,
+                        WindowWatcher.NEVER, live, SETTLE, opened);
+            } else {
+                opened.run();
+                result = driver.run(served.target(), plan.workload(), plan.level(), settings.load().duration(), loadCpus);
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         } finally {
             end = Instant.now();
             observed.afterWindow();
         }
-        return new Window(start, end, result);
+        return new Window(opened.at == null ? end : opened.at, end, result);
     }
 
     /** The step's faults of the store ({@code --fault}), on the runner's own memcached; none without. */

@@ -173,20 +173,6 @@ final class VariantSession {
         return settings.load().duration().toMillis();
     }
 
-    /**
-     * Unmeasured load at {@code level} for {@code length}, on fresh connections and keys of their own,
-     * as a window's: what a server that was frozen between its turns runs before its window, so that
-     * its caches, its thread pool and the kernel's socket buffers are those of a server under load.
-     */
-    void settle(Started started, String name, Level level, Duration length, int iteration)
-            throws IOException, InterruptedException {
-        NioHttpDriver driver = new NioHttpDriver(settings.load().timeout(), settings.load().maxConnections(),
-                settings.conditions().gzip());
-        Level closed = level.isOpen() ? Level.closed(WARMUP_OPEN_USERS) : Level.closed(Math.min(WARMUP_MAX_USERS, level.concurrency()));
-        driver.run(started.served().target(), started.scenarios().workload(name, started.keys() + "-settle-" + name + "-"
-                + iteration), closed, length, settings.servers().pinning().loadCpuCount());
-    }
-
     /** Measures one step of scenario {@code name} and records it; null when it failed (reported, the next one is tried). */
     private Sample measureStep(Started started, String name, WarmUp warmUp, Level level, String slug, int iteration)
             throws IOException, InterruptedException {
