@@ -3,7 +3,6 @@ package org.testbed.servlet;
 import jakarta.servlet.http.HttpServlet;
 import java.util.EnumSet;
 import java.util.Set;
-import org.testbed.http.ETags;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
@@ -28,7 +27,7 @@ public final class Servlets {
 
     /** {@code metrics}: what {@code /testbed/metrics} scrapes; the container records into it. */
     public static HttpServlet forMode(String variant, TestbedConfig config, ItemStore store, Metrics metrics) {
-        ItemService items = new ItemService(store, variant, config.maxBody(), metrics, ETags.forGzip(config.gzip()));
+        ItemService items = ItemService.of(store, variant, config, metrics);
         return config.mode() == Mode.ASYNC
                 ? new AsyncServlet(items, config.memcachedTimeoutMs())
                 : new SyncServlet(items);

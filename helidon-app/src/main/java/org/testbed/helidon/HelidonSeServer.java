@@ -12,7 +12,6 @@ import io.helidon.webserver.http1.Http1Config;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.testbed.config.TestbedConfig;
-import org.testbed.http.ETags;
 import org.testbed.server.ServerStartup;
 import org.testbed.server.ServerTuning;
 import org.testbed.service.ItemService;
@@ -59,8 +58,7 @@ public final class HelidonSeServer implements AutoCloseable {
     /** Starts a server for {@code config}; it owns {@code store} and closes it once stopped. */
     public static HelidonSeServer start(TestbedConfig config, ItemStore store) {
         Metrics metrics = Metrics.of(config);
-        ItemService items = new ItemService(store, HelidonSeServer.VARIANT, config.maxBody(), metrics,
-                ETags.forGzip(config.gzip()));
+        ItemService items = ItemService.of(store, HelidonSeServer.VARIANT, config, metrics);
         ContractHandler handler = new ContractHandler(items, config.gzip());
         IdleCutter cutter = new IdleCutter(ServerTuning.idleTimeout(config));
         Http1Config http1 = Http1Config.builder()

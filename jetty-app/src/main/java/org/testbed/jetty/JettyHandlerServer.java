@@ -3,7 +3,6 @@ package org.testbed.jetty;
 import java.util.EnumSet;
 import java.util.Set;
 import org.eclipse.jetty.server.Server;
-import org.testbed.http.ETags;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
@@ -28,8 +27,7 @@ public final class JettyHandlerServer {
         Server server = JettyServers.newServer(config, store);
         Metrics metrics = Metrics.of(config);
         JettyServers.setHandler(server, config, metrics,
-                new TestbedHandler(new ItemService(store, VARIANT, config.maxBody(), metrics,
-                        ETags.forGzip(config.gzip()))));
+                new TestbedHandler(ItemService.of(store, VARIANT, config, metrics)));
         return server;
     }
 

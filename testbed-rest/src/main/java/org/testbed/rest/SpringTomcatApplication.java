@@ -14,7 +14,6 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.MapPropertySource;
-import org.testbed.http.ETags;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
@@ -110,6 +109,6 @@ public class SpringTomcatApplication {
 
     @Bean
     ItemService itemService(ItemStore store, TestbedConfig config, Metrics metrics) {
-        return new ItemService(store, variantName(config), config.maxBody(), metrics, ETags.forGzip(config.gzip()));
+        return ItemService.of(store, variantName(config), config, metrics);
     }
 }

@@ -8,23 +8,30 @@ import java.util.Optional;
  * What a step ran under besides its level: HTTPS ({@code --tls}), gzip ({@code --gzip}), the
  * servers' metrics ({@code --metrics}: recorded, and scraped once a second), a store further away
  * ({@code --store-latency}: memcached reached through a proxy that delays its replies) and faults of
- * the store inside each window ({@code --fault}, {@link FaultSpec}). Two steps under different
+ * the store inside each window ({@code --fault}, {@link FaultSpec}) and a known CPU cost planted in
+ * every item request ({@code work20us}, {@link PlantedWork}). Two steps under different
  * conditions measure different work, so they are never compared as the same step.
  *
  * <p>Written as one CSV field, {@code conditions}: {@code plain} when none is on, else the ones on
- * joined by {@code +} in the order {@code tls}, {@code gzip}, {@code metrics}, the store latency
- * (see {@link StoreLatency}), then the faults in the order given (e.g. {@code tls+gzip},
- * {@code metrics+store2ms~1ms}, {@code store10ms+stall5s+2s}). A fault's own {@code +} (its length)
+ * joined by {@code +} in the order {@code tls}, {@code gzip}, {@code metrics}, the planted work, the
+ * store latency (see {@link StoreLatency}), then the faults in the order given (e.g. {@code tls+gzip},
+ * {@code tls+work20us}, {@code metrics+store2ms~1ms}, {@code store10ms+stall5s+2s}). A fault's own {@code +} (its length)
  * is read back with it: no other condition starts with a digit. A file from before the column
  * existed reads as {@code plain}, which is what it measured.
  */
 public record Conditions(boolean tls, boolean gzip, boolean metrics, Optional<StoreLatency> storeLatency,
-                         List<FaultSpec> faults) {
+                         List<FaultSpec> faults, Optional<PlantedWork> work) {
     public static final Conditions PLAIN = new Conditions(false, false, false);
 
     public Conditions {
         storeLatency = storeLatency == null ? Optional.empty() : storeLatency;
         faults = List.copyOf(faults);
+        work = work == null ? Optional.empty() : work;
+    }
+
+    /** Conditions with no planted work. */
+    public Conditions(boolean tls, boolean gzip, boolean metrics, Optional<StoreLatency> storeLatency, List<FaultSpec> faults) {
+        this(tls, gzip, metrics, storeLatency, faults, Optional.empty());
     }
 
     /** Conditions with the store as near as it is, and no fault. */
@@ -34,19 +41,24 @@ public record Conditions(boolean tls, boolean gzip, boolean metrics, Optional<St
 
     /** These conditions with the store {@code latency} away. */
     public Conditions withStoreLatency(StoreLatency latency) {
-        return new Conditions(tls, gzip, metrics, Optional.of(latency), faults);
+        return new Conditions(tls, gzip, metrics, Optional.of(latency), faults, work);
     }
 
     /** These conditions with the store as near as it is. */
     public Conditions withoutStoreLatency() {
-        return new Conditions(tls, gzip, metrics, Optional.empty(), faults);
+        return new Conditions(tls, gzip, metrics, Optional.empty(), faults, work);
     }
 
     /** These conditions with {@code more} faults after their own. */
     public Conditions withFaults(List<FaultSpec> more) {
         List<FaultSpec> all = new ArrayList<>(faults);
         all.addAll(more);
-        return new Conditions(tls, gzip, metrics, storeLatency, all);
+        return new Conditions(tls, gzip, metrics, storeLatency, all, work);
+    }
+
+    /** These conditions with {@code planted} work in every item request. */
+    public Conditions withWork(PlantedWork planted) {
+        return new Conditions(tls, gzip, metrics, storeLatency, faults, Optional.of(planted));
     }
 
     /** Whether a fault of these conditions needs the variants to reach the store through a proxy. */
@@ -66,6 +78,7 @@ public record Conditions(boolean tls, boolean gzip, boolean metrics, Optional<St
         if (metrics) {
             on.add("metrics");
         }
+        work.ifPresent(w -> on.add(w.label()));
         storeLatency.ifPresent(latency -> on.add(latency.label()));
         faults.forEach(f -> on.add(f.label()));
         return on.isEmpty() ? "plain" : String.join("+", on);
@@ -80,6 +93,7 @@ public record Conditions(boolean tls, boolean gzip, boolean metrics, Optional<St
         boolean gzip = false;
         boolean metrics = false;
         Optional<StoreLatency> store = Optional.empty();
+        Optional<PlantedWork> work = Optional.empty();
         List<FaultSpec> faults = new ArrayList<>();
         String[] parts = field.strip().split("\\+");
         for (int i = 0; i < parts.length; i++) {
@@ -89,7 +103,13 @@ public record Conditions(boolean tls, boolean gzip, boolean metrics, Optional<St
                 case "gzip" -> gzip = true;
                 case "metrics" -> metrics = true;
                 default -> {
-                    if (StoreLatency.isLabel(part) && store.isEmpty()) {
+                    if (PlantedWork.isLabel(part)) {
+                        if (work.isPresent()) {
+                            throw new IllegalArgumentException("a second planted work '" + part + "' in '" + field
+                                    + "': a set of conditions plants one (e.g. tls+work20us)");
+                        }
+                        work = Optional.of(PlantedWork.fromLabel(part));
+                    } else if (StoreLatency.isLabel(part) && store.isEmpty()) {
                         store = Optional.of(StoreLatency.fromLabel(part));
                     } else if (FaultSpec.isFault(part) && !StoreLatency.isLabel(part)) {
                         // A fault's length is the next part: it starts with a digit, as no condition does.
@@ -99,12 +119,12 @@ public record Conditions(boolean tls, boolean gzip, boolean metrics, Optional<St
                     } else {
                         throw new IllegalArgumentException("unknown condition '" + part + "' in '" + field
                                 + "'; conditions are plain, or tls, gzip, metrics, one store latency (store10ms,"
-                                + " store10ms~2ms) and faults (stall5s+2s) joined by +");
+                                + " store10ms~2ms), one planted work (work20us) and faults (stall5s+2s) joined by +");
                     }
                 }
             }
         }
-        return new Conditions(tls, gzip, metrics, store, faults);
+        return new Conditions(tls, gzip, metrics, store, faults, work);
     }
 
     @Override

@@ -223,8 +223,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--conditions", split = ",", paramLabel = "SET",
             description = "Run every variant under each of these conditions in turn, started afresh for each: plain, or"
-                    + " tls, gzip and metrics joined by + (e.g. plain,tls or tls+gzip); --tls, --gzip and --metrics are"
-                    + " one set (default: the profile's, plain)")
+                    + " tls, gzip, metrics and a planted work joined by + (e.g. plain,tls or tls+gzip); workNus (work20us)"
+                    + " starts the variants with TESTBED_WORK_US=N, N us of CPU in every item request, a change of known"
+                    + " size for compare to find; --tls, --gzip and --metrics are one set (default: the profile's, plain)")
     List<String> conditions;
 
     @Option(names = "--store-latency", split = ",", paramLabel = "LATENCY",

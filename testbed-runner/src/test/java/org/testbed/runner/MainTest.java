@@ -214,6 +214,30 @@ class MainTest {
                 .contains("unknown fault 'freeze'");
     }
 
+    @Test
+    void aMalformedPlantedWorkIsOneLineAndExit2() throws IOException {
+        manifest();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+
+        Path out = root.resolve("work-run");
+        assertThat(cli.execute("--root", root.toString(), "run", "--variants", "fast", "--conditions", "plain,work-5us",
+                "--out", out.toString())).isEqualTo(2);
+        assertThat(cli.execute("--root", root.toString(), "run", "--variants", "fast", "--conditions", "workabc",
+                "--out", out.toString())).isEqualTo(2);
+        assertThat(cli.execute("--root", root.toString(), "run", "--variants", "fast", "--conditions", "tls+work0us",
+                "--out", out.toString())).isEqualTo(2);
+        assertThat(err.toString().lines()).containsExactly(
+                "testbed: a planted work is whole microseconds of CPU per item request, written work20us (1 to 100000);"
+                        + " not 'work-5us'",
+                "testbed: a planted work is whole microseconds of CPU per item request, written work20us (1 to 100000);"
+                        + " not 'workabc'",
+                "testbed: a planted work is 1 to 100000 microseconds per item request (work1us..work100000us; plain is"
+                        + " none), not 'work0us'");
+        assertThat(out).doesNotExist();
+    }
+
     private void manifest() throws IOException {
         Files.writeString(root.resolve("variants.conf"), """
                 # name module jar mode min_jdk description

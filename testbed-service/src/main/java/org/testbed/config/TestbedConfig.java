@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import org.testbed.server.ServerTuning;
+import org.testbed.service.CpuWork;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.ArgSpec;
@@ -74,6 +75,12 @@ public final class TestbedConfig {
     @Option(names = "--metrics", paramLabel = "BOOL", defaultValue = "false", arity = "0..1", fallbackValue = "true",
             description = "Request timers and JVM metrics in Prometheus' format at GET /testbed/metrics [TESTBED_METRICS]. Default: ${DEFAULT-VALUE}")
     private boolean metrics;
+
+    @Option(names = "--work-us", paramLabel = "US", defaultValue = "0",
+            description = "Pure CPU work, in microseconds at the machine's full speed, that every item request does on"
+                    + " its own thread before it is answered, to plant a known cost; 0 is none, at most "
+                    + CpuWork.MAX_MICROS + " [TESTBED_WORK_US]. Default: ${DEFAULT-VALUE}")
+    private int workUs;
 
     /**
      * With {@code TESTBED_GZIP}, the smallest body that is compressed, the same on every variant:
@@ -207,6 +214,8 @@ public final class TestbedConfig {
         require(memcachedTimeoutMs >= 1, "--memcached-timeout-ms must be at least 1, not " + memcachedTimeoutMs);
         require(idleTimeoutMs >= 1, "--idle-timeout-ms must be at least 1, not " + idleTimeoutMs);
         require(acceptQueue >= 0, "--accept-queue must be 0 (the server's own default) or more, not " + acceptQueue);
+        require(workUs >= 0 && workUs <= CpuWork.MAX_MICROS, "--work-us must be a whole number of microseconds from 0 to "
+                + CpuWork.MAX_MICROS + ", not " + workUs);
         require(!memcachedServers.isBlank(), "--memcached-servers must name at least one host:port");
         require(!host.isBlank(), "--host must not be empty");
     }
@@ -266,12 +275,17 @@ public final class TestbedConfig {
         return metrics;
     }
 
+    /** {@code TESTBED_WORK_US}: the CPU work per item request in µs ({@link CpuWork}); 0 is none. */
+    public int workMicros() {
+        return workUs;
+    }
+
     @Override
     public String toString() {
         return "host=" + host + " port=" + port + " mode=" + mode.label() + " threads=" + threads + " tls=" + tls
                 + " max-body=" + maxBody + " memcached-servers=" + memcachedServers
                 + " memcached-timeout-ms=" + memcachedTimeoutMs + " idle-timeout-ms=" + idleTimeoutMs
                 + " accept-queue=" + acceptQueue
-                + " gzip=" + gzip + " metrics=" + metrics;
+                + " gzip=" + gzip + " metrics=" + metrics + " work-us=" + workUs;
     }
 }

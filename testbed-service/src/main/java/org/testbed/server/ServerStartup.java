@@ -3,6 +3,7 @@ package org.testbed.server;
 import java.util.Set;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
+import org.testbed.service.CpuWork;
 import org.testbed.store.ItemStore;
 import org.testbed.store.MemcachedItemStore;
 
@@ -36,11 +37,16 @@ public final class ServerStartup {
     /**
      * {@link #requireRunnable}, then, in mode virtual, sizes the virtual-thread scheduler
      * ({@link ServerTuning#virtualThreadCarriers()}) unless {@code -Djdk.virtualThreadScheduler.parallelism}
-     * was given: before the first virtual thread exists, which is when the JDK reads it.
+     * was given: before the first virtual thread exists, which is when the JDK reads it. With
+     * {@code TESTBED_WORK_US} it calibrates the work ({@link CpuWork#calibrated()}) here too, before
+     * the server's framework starts threads of its own that would slow the timings.
      */
     public static void prepare(String family, TestbedConfig config, Set<Mode> offered) {
         requireRunnable(family, config, offered);
         sizeVirtualThreadScheduler(config.mode());
+        if (config.workMicros() > 0) {
+            CpuWork.calibrated();
+        }
     }
 
     /** In mode virtual, the carriers of {@link ServerTuning#virtualThreadCarriers()}, unless already set. */

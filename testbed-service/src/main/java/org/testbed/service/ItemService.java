@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.testbed.config.TestbedConfig;
 import org.testbed.http.ETags;
 import org.testbed.http.MediaTypes;
 import org.testbed.http.Response;
@@ -25,6 +26,11 @@ import org.testbed.store.WriteResult;
  *
  * <p>No method throws and no future completes exceptionally: every failure is a problem
  * {@link Response} (503 with {@code Retry-After} when Memcached is unavailable).
+ *
+ * <p>With {@code TESTBED_WORK_US} each CRUD method first does its {@link CpuWork} on the calling
+ * thread, the async ones too, before they return: on an event loop that is the loop's own time,
+ * which is the point (CPU, not I/O; the delay endpoint is the I/O). Being here, the work reaches
+ * every variant with no copy of it in any adapter.
  */
 public final class ItemService {
     private static final Logger log = LoggerFactory.getLogger(ItemService.class);
@@ -34,6 +40,7 @@ public final class ItemService {
     private final int maxBody;
     private final Metrics metrics;
     private final ETags etags;
+    private final CpuWork work;
 
     /** A service that records no metrics. */
     public ItemService(ItemStore store, String variant, int maxBody) {
@@ -50,11 +57,29 @@ public final class ItemService {
      *              ({@code TESTBED_GZIP}, see {@link ETags#forGzip}), else strong
      */
     public ItemService(ItemStore store, String variant, int maxBody, Metrics metrics, ETags etags) {
+        this(store, variant, maxBody, metrics, etags, CpuWork.NONE);
+    }
+
+    /**
+     * @param work the CPU work every CRUD request does on the calling thread before anything else
+     *             ({@code TESTBED_WORK_US}, see {@link CpuWork}); {@link CpuWork#NONE} for none
+     */
+    public ItemService(ItemStore store, String variant, int maxBody, Metrics metrics, ETags etags, CpuWork work) {
         this.store = store;
         this.variant = variant;
         this.maxBody = maxBody;
         this.metrics = metrics;
         this.etags = etags;
+        this.work = work;
+    }
+
+    /**
+     * The service as {@code config} sets it up, the one way every variant builds it: the body limit,
+     * weak ETags under gzip, and the CPU work per item request (calibrated here, once, when asked for).
+     */
+    public static ItemService of(ItemStore store, String variant, TestbedConfig config, Metrics metrics) {
+        return new ItemService(store, variant, config.maxBody(), metrics, ETags.forGzip(config.gzip()),
+                CpuWork.of(config.workMicros()));
     }
 
     /** The variant's metrics ({@code TESTBED_METRICS}); a no-op when off. */
@@ -99,6 +124,7 @@ public final class ItemService {
 
     /** PUT: creates the item with Memcached {@code add}; 409 if it exists. */
     public Response create(String rawId, String contentType, byte[] body) {
+        work.run();
         try {
             Response rejected = rejectBody(rawId, contentType, body);
             if (rejected != null) {
@@ -113,6 +139,7 @@ public final class ItemService {
 
     /** GET: the stored bytes as they are, with the ETag of their CAS. */
     public Response read(String rawId) {
+        work.run();
         try {
             String badId = ItemId.problemWith(rawId);
             return badId != null ? Response.problem(400, badId) : found(store.get(rawId));
@@ -126,6 +153,7 @@ public final class ItemService {
      * if the item changed since), otherwise {@code replace}; 404 if absent.
      */
     public Response update(String rawId, String contentType, byte[] body, String ifMatch) {
+        work.run();
         try {
             Response rejected = rejectBody(rawId, contentType, body);
             if (rejected != null) {
@@ -144,6 +172,7 @@ public final class ItemService {
 
     /** DELETE: 204, or 404 if absent. */
     public Response delete(String rawId) {
+        work.run();
         try {
             String badId = ItemId.problemWith(rawId);
             return badId != null ? Response.problem(400, badId) : deleted(store.delete(rawId));
@@ -165,6 +194,7 @@ public final class ItemService {
     // ---- async: returns at once, completes on a store thread ----
 
     public CompletableFuture<Response> createAsync(String rawId, String contentType, byte[] body) {
+        work.run();
         try {
             Response rejected = rejectBody(rawId, contentType, body);
             if (rejected != null) {
@@ -178,6 +208,7 @@ public final class ItemService {
     }
 
     public CompletableFuture<Response> readAsync(String rawId) {
+        work.run();
         String badId = ItemId.problemWith(rawId);
         if (badId != null) {
             return CompletableFuture.completedFuture(Response.problem(400, badId));
@@ -186,6 +217,7 @@ public final class ItemService {
     }
 
     public CompletableFuture<Response> updateAsync(String rawId, String contentType, byte[] body, String ifMatch) {
+        work.run();
         try {
             Response rejected = rejectBody(rawId, contentType, body);
             if (rejected != null) {
@@ -209,6 +241,7 @@ public final class ItemService {
     }
 
     public CompletableFuture<Response> deleteAsync(String rawId) {
+        work.run();
         String badId = ItemId.problemWith(rawId);
         if (badId != null) {
             return CompletableFuture.completedFuture(Response.problem(400, badId));

@@ -30,6 +30,7 @@ class TestbedConfigTest {
         assertThat(config.idleTimeoutMs()).isEqualTo(30000);
         assertThat(config.gzip()).isFalse();
         assertThat(config.metrics()).isFalse();
+        assertThat(config.workMicros()).as("no planted work by default").isZero();
     }
 
     @Test
@@ -70,7 +71,7 @@ class TestbedConfigTest {
         assertThat(TestbedConfig.settings()).extracting(TestbedConfig.Setting::environmentName).containsExactly(
                 "TESTBED_HOST", "TESTBED_PORT", "TESTBED_MODE", "TESTBED_THREADS", "TESTBED_TLS", "TESTBED_MAX_BODY",
                 "MEMCACHED_SERVERS", "MEMCACHED_TIMEOUT_MS", "TESTBED_IDLE_TIMEOUT_MS", "TESTBED_ACCEPT_QUEUE", "TESTBED_GZIP",
-                "TESTBED_METRICS");
+                "TESTBED_METRICS", "TESTBED_WORK_US");
         assertThat(TestbedConfig.settings()).contains(
                 new TestbedConfig.Setting("TESTBED_MAX_BODY", "--max-body", "testbed.max.body", "65536"),
                 new TestbedConfig.Setting("MEMCACHED_SERVERS", "--memcached-servers", "memcached.servers", "127.0.0.1:11211"));
@@ -106,5 +107,25 @@ class TestbedConfigTest {
                 .hasMessageContaining("turbo");
         assertThatThrownBy(() -> TestbedConfig.parse("t", new String[0], Map.of("TESTBED_THREADS", "0"), new Properties()))
                 .hasMessageContaining("--threads");
+    }
+
+    @Test
+    void theWorkPerRequestIsAWholeNumberOfMicrosecondsUpTo100ms() {
+        assertThat(TestbedConfig.parse("t", new String[0], Map.of("TESTBED_WORK_US", "20"), new Properties()).workMicros())
+                .isEqualTo(20);
+        assertThat(TestbedConfig.parse("t", new String[0], Map.of("TESTBED_WORK_US", "20"), properties("testbed.work.us", "30"))
+                .workMicros()).isEqualTo(30);
+        assertThat(TestbedConfig.parse("t", new String[] {"--work-us", "100000"}, Map.of(), new Properties()).workMicros())
+                .isEqualTo(100_000);
+        for (String bad : new String[] {"-5", "100001"}) {
+            assertThatThrownBy(() -> TestbedConfig.parse("t", new String[] {"--work-us", bad}, Map.of(), new Properties()))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("--work-us must be a whole number of microseconds from 0 to 100000, not " + bad);
+        }
+        for (String bad : new String[] {"abc", "1.5", "20us"}) {
+            assertThatThrownBy(() -> TestbedConfig.parse("t", new String[0], Map.of("TESTBED_WORK_US", bad), new Properties()))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--work-us")
+                    .hasMessageContaining("'" + bad + "'");
+        }
     }
 }

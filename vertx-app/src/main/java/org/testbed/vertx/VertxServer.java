@@ -17,7 +17,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.testbed.http.ETags;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
 import org.testbed.server.ServerStartup;
@@ -73,8 +72,7 @@ public final class VertxServer implements AutoCloseable {
         HttpServerOptions options = serverOptions(config);
         int eventLoops = Runtime.getRuntime().availableProcessors();
         ItemStore store = ServerStartup.connectStore(config);
-        ItemService service = new ItemService(store, variantName(config), config.maxBody(), Metrics.of(config),
-                ETags.forGzip(config.gzip()));
+        ItemService service = ItemService.of(store, variantName(config), config, Metrics.of(config));
         Vertx vertx = Vertx.vertx(new VertxOptions()
                 .setPreferNativeTransport(true)
                 .setEventLoopPoolSize(eventLoops)

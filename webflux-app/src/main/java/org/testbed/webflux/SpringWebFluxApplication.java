@@ -16,7 +16,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.MapPropertySource;
 import org.testbed.config.Mode;
 import org.testbed.config.TestbedConfig;
-import org.testbed.http.ETags;
 import org.testbed.server.ServerStartup;
 import org.testbed.server.ServerTuning;
 import org.testbed.service.ItemService;
@@ -118,7 +117,7 @@ public class SpringWebFluxApplication {
 
     @Bean
     ItemService itemService(ItemStore store, TestbedConfig config, Metrics metrics) {
-        return new ItemService(store, variantName(config), config.maxBody(), metrics, ETags.forGzip(config.gzip()));
+        return ItemService.of(store, variantName(config), config, metrics);
     }
 
     @Bean

@@ -16,7 +16,11 @@ final class ServerFlags {
         return flags;
     }
 
-    /** The server flags of the run's conditions: {@code --tls}, {@code --gzip}, {@code --metrics}. */
+    /**
+     * The server flags of the run's conditions: {@code --tls}, {@code --gzip}, {@code --metrics}, and
+     * {@code --work-us N} for a planted work (TESTBED_WORK_US; a flag, as the others, so that it wins
+     * over whatever the server's environment says, on this machine or another).
+     */
     static List<String> conditions(Conditions conditions) {
         List<String> flags = new ArrayList<>();
         if (conditions.tls()) {
@@ -28,6 +32,7 @@ final class ServerFlags {
         if (conditions.metrics()) {
             flags.add("--metrics");
         }
+        conditions.work().ifPresent(work -> flags.addAll(List.of("--work-us", Integer.toString(work.micros()))));
         return flags;
     }
 }
