@@ -116,6 +116,12 @@ final class RunCommand implements Callable<Integer> {
                     + " the servers run on this machine)")
     boolean interleave = true;
 
+    @Option(names = "--settle", paramLabel = "TIME", defaultValue = "1s",
+            description = "Unmeasured load on each window's own connections before it opens, neither its requests nor"
+                    + " the server's CPU counted (the in-JVM driver; an open model has at least its 1 s lead-in);"
+                    + " 0s opens the window as soon as its users are connected (default: ${DEFAULT-VALUE})")
+    String settle = "1s";
+
     @Option(names = "--precision", paramLabel = "[SCENARIO:]PCT[:FIGURES]",
             description = "After the planned forks, add forks to the steps whose 95 %% interval is wider than +-PCT, the"
                     + " widest per second of cost first, within --budget: 5%% (throughput and CPU per request of every"
@@ -445,7 +451,8 @@ final class RunCommand implements Callable<Integer> {
                 warmupAtLeast != null ? Levels.duration(warmupAtLeast) : Duration.ZERO,
                 repeat != null ? repeat : p.repeat(), iterations != null ? iterations : p.iterations(), driverName, delayMs,
                 payloadSize != null ? payloadSize : p.payloadSize() > 0 ? p.payloadSize() : DEFAULT_PAYLOAD,
-                maxConnections, Levels.duration(timeout), saturation, pacing(driverName, plan), interleave);
+                maxConnections, Levels.duration(timeout), saturation, pacing(driverName, plan), interleave,
+                Levels.duration(settle));
     }
 
     /** How the variants are started, with MEMCACHED_SERVERS when it is set. */
@@ -467,6 +474,9 @@ final class RunCommand implements Callable<Integer> {
         }
         if (settings.load().repeat() < 1 || settings.load().repeat() > 100) {
             throw new IllegalArgumentException("--forks must be between 1 and 100, not " + settings.load().repeat());
+        }
+        if (settings.load().settle().isNegative() || settings.load().settle().compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new IllegalArgumentException("--settle must be from 0s to 1m, not " + settle);
         }
         if (settings.load().iterations() < 1 || settings.load().iterations() > 100) {
             throw new IllegalArgumentException("--iterations must be between 1 and 100, not " + settings.load().iterations());

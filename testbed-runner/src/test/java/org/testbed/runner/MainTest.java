@@ -238,6 +238,23 @@ class MainTest {
         assertThat(out).doesNotExist();
     }
 
+    @Test
+    void aSettleOutOfRangeIsOneLineAndExit2() throws IOException {
+        manifest();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+
+        Path out = root.resolve("settle-run");
+        assertThat(cli.execute("--root", root.toString(), "run", "--variants", "fast", "--settle", "-1s",
+                "--out", out.toString())).isEqualTo(2);
+        assertThat(cli.execute("--root", root.toString(), "run", "--variants", "fast", "--settle", "2m",
+                "--out", out.toString())).isEqualTo(2);
+        assertThat(err.toString().lines()).containsExactly("testbed: --settle must be from 0s to 1m, not -1s",
+                "testbed: --settle must be from 0s to 1m, not 2m");
+        assertThat(out).doesNotExist();
+    }
+
     private void manifest() throws IOException {
         Files.writeString(root.resolve("variants.conf"), """
                 # name module jar mode min_jdk description

@@ -33,7 +33,7 @@ import org.testbed.variant.Variant;
  * so each window still has the server CPU to itself.
  *
  * <p>Every window opens after a short unmeasured settle on its own connections
- * ({@link StepMeasurement#SETTLE}), so that a thawed JVM's window does not measure the refill of the
+ * ({@code --settle}), so that a thawed JVM's window does not measure the refill of the
  * caches the other JVMs used meanwhile, nor timers that fired on the time that passed while it was
  * frozen.
  *

@@ -81,17 +81,22 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
      * @param pacing with {@code --ramp}/{@code --think} (JMeter only): the realistic users' ramp-up and think time
      * @param interleave whether each pass keeps one JVM of every variant and measures them in turns, in rounds of a new
      *                   random order ({@code InterleavedPass}), rather than one variant after another
+     * @param settle unmeasured load on each window's own connections before it opens (the in-JVM driver)
      */
     public record Load(Map<String, List<Level>> scenarios, Duration duration, Duration warmup, Duration warmupAtLeast,
                        int repeat, int iterations, String driver, int delayMs, int payloadSize, int maxConnections,
-                       Duration timeout, double saturationPct, JMeterPlan.Pacing pacing, boolean interleave) {
+                       Duration timeout, double saturationPct, JMeterPlan.Pacing pacing, boolean interleave,
+                       Duration settle) {
+
+        /** The settle every window has unless the run says otherwise. */
+        public static final Duration DEFAULT_SETTLE = Duration.ofSeconds(1);
 
         /** One variant after another. */
         public Load(Map<String, List<Level>> scenarios, Duration duration, Duration warmup, Duration warmupAtLeast,
                     int repeat, int iterations, String driver, int delayMs, int payloadSize, int maxConnections,
                     Duration timeout, double saturationPct, JMeterPlan.Pacing pacing) {
             this(scenarios, duration, warmup, warmupAtLeast, repeat, iterations, driver, delayMs, payloadSize, maxConnections,
-                    timeout, saturationPct, pacing, false);
+                    timeout, saturationPct, pacing, false, DEFAULT_SETTLE);
         }
 
         /** Users back to back, started at once. */
@@ -186,7 +191,7 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
     public RunSettings forAddedFork(String scenario, int fork, int iterations) {
         Load l = new Load(Map.of(scenario, load.scenarios().get(scenario)), load.duration(), load.warmup(), load.warmupAtLeast(),
                 Math.max(fork, load.repeat()), iterations, load.driver(), load.delayMs(), load.payloadSize(),
-                load.maxConnections(), load.timeout(), load.saturationPct(), load.pacing(), false);
+                load.maxConnections(), load.timeout(), load.saturationPct(), load.pacing(), false, load.settle());
         return new RunSettings(output, l, servers, observation, conditionSets, capacity, serverHost, price, loadHosts, precision);
     }
 

@@ -40,14 +40,6 @@ import org.testbed.runner.problem.Problems;
  * which they are.
  */
 final class StepMeasurement {
-    /**
-     * Unmeasured load on a window's own connections before it opens (the in-JVM driver): its requests and
-     * the server's CPU meanwhile count nowhere. A window of fresh connections started below its steady
-     * rate (the first second 15 % under the second, in 11 of 12 windows of the mix on
-     * servlet-tomcat-async), and a server thawed for its turn refills its caches in it.
-     */
-    static final Duration SETTLE = Duration.ofSeconds(1);
-
     private final RunSettings settings;
     private final Probes.Choice probes;
     private final ServerHosting hosting;
@@ -150,8 +142,10 @@ final class StepMeasurement {
     }
 
     /**
-     * The measured window: the load applied (after {@link #SETTLE} on its own connections with the in-JVM
-     * driver), the probes told when it opens and when it closes however it ends.
+     * The measured window: the load applied (after the run's settle on its own connections with the in-JVM
+     * driver: a window of fresh connections started below its steady rate, the first second at 0.85 of
+     * the second in 10 of 12 windows of the mix on servlet-tomcat-async, and a server thawed for its turn
+     * refills its caches in it), the probes told when it opens and when it closes however it ends.
      */
     private Window applyLoad(LoadDriver driver, ServedVariant served, SamplePlan plan, Probes observed, SecondListener live,
                              WindowStart opened) throws IOException, InterruptedException {
@@ -161,7 +155,7 @@ final class StepMeasurement {
         try {
             if (driver instanceof NioHttpDriver nio) {
                 result = nio.run(served.target(), plan.workload(), plan.level(), settings.load().duration(), loadCpus,
-                        WindowWatcher.NEVER, live, SETTLE, opened);
+                        WindowWatcher.NEVER, live, settings.load().settle(), opened);
             } else {
                 opened.run();
                 result = driver.run(served.target(), plan.workload(), plan.level(), settings.load().duration(), loadCpus);
