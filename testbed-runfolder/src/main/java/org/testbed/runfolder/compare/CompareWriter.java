@@ -99,9 +99,14 @@ public final class CompareWriter {
      * {@code fromA}, so that the ratio B/A is what the condition costs with the noise of both.
      */
     public static Comparison load(Path a, Conditions fromA, Path b, Conditions fromB) throws IOException {
-        return Comparison.of(under(ResultsCsv.read(csv(a)), fromA, fromA), under(samples(a), fromA, fromA), Pricing.read(dir(a)),
-                recordedUnder(recorded(a), fromA, fromA), under(ResultsCsv.read(csv(b)), fromB, fromA),
-                under(samples(b), fromB, fromA), Pricing.read(dir(b)), recordedUnder(recorded(b), fromB, fromA));
+        List<ResultRow> rowsA = ResultsCsv.read(csv(a));
+        List<ResultRow> rowsB = ResultsCsv.read(csv(b));
+        // One run's two sets of conditions were measured in the same passes and rounds: their windows pair.
+        boolean oneRun = !fromA.equals(fromB) && !rowsA.isEmpty() && !rowsB.isEmpty()
+                && rowsA.get(0).origin().runId().equals(rowsB.get(0).origin().runId());
+        return Comparison.of(under(rowsA, fromA, fromA), under(samples(a), fromA, fromA), Pricing.read(dir(a)),
+                recordedUnder(recorded(a), fromA, fromA), under(rowsB, fromB, fromA),
+                under(samples(b), fromB, fromA), Pricing.read(dir(b)), recordedUnder(recorded(b), fromB, fromA), oneRun);
     }
 
     private static Map<ResultRow.StepKey, List<JfrRecord>> recordedUnder(Map<ResultRow.StepKey, List<JfrRecord>> recorded,

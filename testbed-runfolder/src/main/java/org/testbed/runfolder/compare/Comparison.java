@@ -17,6 +17,8 @@ import org.testbed.runfolder.jfr.JfrRecord;
 import org.testbed.runfolder.price.Pricing;
 import org.testbed.runfolder.stats.ForkPool;
 import org.testbed.runfolder.stats.ForkedSamples;
+import org.testbed.runfolder.stats.PairedRatio;
+import org.testbed.runfolder.stats.RatioInterval;
 import org.testbed.runfolder.stats.MedianInterval;
 import org.testbed.runfolder.stats.Verdict;
 
@@ -183,8 +185,22 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
                                 Optional<Pricing> priceA, Map<ResultRow.StepKey, List<JfrRecord>> recordedA, List<ResultRow> b,
                                 Map<ResultRow.StepKey, List<SampleRecord>> samplesB, Optional<Pricing> priceB,
                                 Map<ResultRow.StepKey, List<JfrRecord>> recordedB) {
+        return of(a, samplesA, priceA, recordedA, b, samplesB, priceB, recordedB, false);
+    }
+
+    /**
+     * As above; {@code oneRun}: A and B are two sets of conditions of one run ({@code --conditions
+     * plain,work20us}), measured in the same passes and rounds, so that each figure is judged by the
+     * ratios of their windows paired by fork and round ({@link PairedRatio}) where they have two pairs or
+     * more.
+     */
+    public static Comparison of(List<ResultRow> a, Map<ResultRow.StepKey, List<SampleRecord>> samplesA,
+                                Optional<Pricing> priceA, Map<ResultRow.StepKey, List<JfrRecord>> recordedA, List<ResultRow> b,
+                                Map<ResultRow.StepKey, List<SampleRecord>> samplesB, Optional<Pricing> priceB,
+                                Map<ResultRow.StepKey, List<JfrRecord>> recordedB, boolean oneRun) {
         Map<ResultRow.StepKey, ResultRow> byKeyB = index(b);
         Map<ResultRow.StepKey, ResultRow> byKeyA = index(a);
+        boolean sameRun = oneRun;
         RunPools poolsA = RunPools.of(byKeyA, samplesA);
         RunPools poolsB = RunPools.of(byKeyB, samplesB);
         List<Match> matched = new ArrayList<>();
@@ -210,11 +226,22 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
             List<SampleRecord> sb = samplesB.getOrDefault(e.getKey(), List.of());
             flags.addAll(caveats(sa, sb));
             List<Change> changes = new ArrayList<>();
+            boolean paired = sameRun && PairedRatio.of(windows(Figure.RPS, sa), windows(Figure.RPS, sb)).isPresent();
+            if (paired) {
+                flags.add("windows paired by fork and round (one run)");
+            }
             for (Figure figure : MEASURED) {
                 List<double[]> forksA = byFork(figure, sa, ra);
                 List<double[]> forksB = byFork(figure, sb, rb);
-                changes.add(change(figure, ra.figure(figure), rb.figure(figure), forksA, forksB,
-                        poolsA.others(figure, e.getKey(), forksA), poolsB.others(figure, e.getKey(), forksB)));
+                Optional<RatioInterval> pairedRatio = paired ? PairedRatio.of(windows(figure, sa), windows(figure, sb))
+                        : Optional.empty();
+                changes.add(pairedRatio.map(r -> {
+                    Judgement j = Judgement.paired(figure.higherIsBetter(), r,
+                            PairedRatio.noiseFloor(windows(figure, sa), windows(figure, sb), figure.minEffect()));
+                    return new Change(figure, ra.figure(figure), rb.figure(figure), j.ratio(), j.ciLow(), j.ciHigh(),
+                            j.confidence(), j.nA(), j.nB(), j.noiseFloor(), j.verdict());
+                }).orElseGet(() -> change(figure, ra.figure(figure), rb.figure(figure), forksA, forksB,
+                        poolsA.others(figure, e.getKey(), forksA), poolsB.others(figure, e.getKey(), forksB))));
             }
             if (priceA.isPresent() && priceB.isPresent()) {
                 // A cost is a price over a throughput: on the log scale its forks scatter as the throughput's do.
@@ -324,6 +351,11 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
         Judgement j = Judgement.of(figure.higherIsBetter(), figure.minEffect(), a, b, forksA, forksB, othersA, othersB);
         return new Change(figure, a, b, j.ratio(), j.ciLow(), j.ciHigh(), j.confidence(), j.nA(), j.nB(), j.noiseFloor(),
                 j.verdict());
+    }
+
+    /** A step's samples as windows keyed by fork and round, for {@link PairedRatio}. */
+    private static List<PairedRatio.Window> windows(Figure figure, List<SampleRecord> samples) {
+        return samples.stream().map(s -> new PairedRatio.Window(s.repeat(), s.iteration(), s.figure(figure))).toList();
     }
 
     private static List<double[]> eachItsOwnFork(double[] samples) {

@@ -49,6 +49,16 @@ public record Judgement(double ratio, double ciLow, double ciHigh, double confid
                 Verdict.decide(r, floor, higherIsBetter));
     }
 
+    /**
+     * One figure of two steps of one run judged by the ratio of their windows paired by fork and round
+     * ({@link org.testbed.runfolder.stats.PairedRatio}): the same verdict rule, on that ratio's interval, with
+     * the paired ratios' own noise floor ({@link org.testbed.runfolder.stats.PairedRatio#noiseFloor}).
+     */
+    public static Judgement paired(boolean higherIsBetter, RatioInterval r, double floor) {
+        return new Judgement(r.ratio(), r.ciLow(), r.ciHigh(), r.confidence(), r.nA(), r.nB(), floor,
+                Verdict.decide(r, floor, higherIsBetter));
+    }
+
     static double[] flat(List<double[]> forks) {
         return forks.stream().flatMapToDouble(Arrays::stream).toArray();
     }

@@ -38,6 +38,32 @@ public final class PairedRatio {
      * and positive) on both sides; empty with fewer than {@link #MIN_PAIRS} pairs.
      */
     public static Optional<RatioInterval> of(List<Window> a, List<Window> b) {
+        List<double[]> forks = ratiosByFork(a, b);
+        int pairs = forks.stream().mapToInt(f -> f.length).sum();
+        if (pairs < MIN_PAIRS) {
+            return Optional.empty();
+        }
+        ForkedSamples.Estimate e = ForkedSamples.estimate(forks);
+        double[] ci = e.interval();
+        return Optional.of(new RatioInterval(e.centre(), ci[0], ci[1], e.hasNoiseEstimate() ? ForkedSamples.LEVEL : 0,
+                pairs, pairs));
+    }
+
+    /**
+     * The verdict's noise floor for a paired ratio: the larger of {@code minEffect} and half the paired
+     * ratios' own range ({@link Verdict#relativeSpread}), about as far as one pair strays from their
+     * middle. Two steps' separate scatters added up ({@link Verdict#noiseFloor}) guard a comparison of
+     * two runs, where a re-run lands apart from the first, and they hold the machine's drift: with
+     * windows scattering 10 % that floor was 60 %, and gaps of 1.6x were called ties. Two steps of one
+     * run share their rounds; what is left to guard against is the scatter of the ratios themselves.
+     */
+    public static double noiseFloor(List<Window> a, List<Window> b, double minEffect) {
+        double[] all = ratiosByFork(a, b).stream().flatMapToDouble(java.util.Arrays::stream).toArray();
+        return Math.max(minEffect, Verdict.relativeSpread(all) / 2);
+    }
+
+    /** B's window over A's for every fork and round both have, grouped by fork. */
+    static List<double[]> ratiosByFork(List<Window> a, List<Window> b) {
         Map<Long, Double> byKey = new HashMap<>();
         for (Window w : a) {
             if (usable(w.value())) {
@@ -45,25 +71,17 @@ public final class PairedRatio {
             }
         }
         Map<Integer, List<Double>> ratios = new TreeMap<>();
-        int pairs = 0;
         for (Window w : b) {
             Double other = byKey.get(key(w));
             if (other != null && usable(w.value())) {
                 ratios.computeIfAbsent(w.fork(), f -> new ArrayList<>()).add(w.value() / other);
-                pairs++;
             }
-        }
-        if (pairs < MIN_PAIRS) {
-            return Optional.empty();
         }
         List<double[]> forks = new ArrayList<>();
         for (List<Double> fork : ratios.values()) {
             forks.add(fork.stream().mapToDouble(Double::doubleValue).toArray());
         }
-        ForkedSamples.Estimate e = ForkedSamples.estimate(forks);
-        double[] ci = e.interval();
-        return Optional.of(new RatioInterval(e.centre(), ci[0], ci[1], e.hasNoiseEstimate() ? ForkedSamples.LEVEL : 0,
-                pairs, pairs));
+        return forks;
     }
 
     private static long key(Window w) {

@@ -123,7 +123,13 @@ public record Ranking(String scenario, String level, String conditions, List<Pla
             return Math.abs(ratio - 1) < Verdict.MIN_EFFECT;
         }
         // Windows of the same rounds are judged by their paired ratios: the machine's drift cancels in each.
-        RatioInterval r = paired(a, b, samples).orElseGet(() -> unpaired(a, b, samples, pool));
+        Optional<RatioInterval> paired = paired(a, b, samples);
+        if (paired.isPresent()) {
+            double floor = PairedRatio.noiseFloor(windows(samples.getOrDefault(a.key(), List.of())),
+                    windows(samples.getOrDefault(b.key(), List.of())), Verdict.MIN_EFFECT);
+            return !Verdict.decide(paired.get(), floor, true).changed();
+        }
+        RatioInterval r = unpaired(a, b, samples, pool);
         double floor = Verdict.noiseFloor(flat(fa), flat(fb), Verdict.MIN_EFFECT);
         return !Verdict.decide(r, floor, true).changed();
     }

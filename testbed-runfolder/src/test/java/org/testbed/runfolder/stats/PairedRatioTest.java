@@ -43,6 +43,22 @@ class PairedRatioTest {
     }
 
     @Test
+    void thePairedNoiseFloorIsTheRatiosOwnScatterNotTheDriftOfEachSide() {
+        List<PairedRatio.Window> a = new ArrayList<>();
+        List<PairedRatio.Window> b = new ArrayList<>();
+        for (int round = 0; round < DRIFT.length; round++) {
+            a.add(new PairedRatio.Window(1, round + 1, 20_000 * DRIFT[round]));
+            b.add(new PairedRatio.Window(1, round + 1, 18_000 * DRIFT[round] * (round % 2 == 0 ? 1.02 : 0.98)));
+        }
+        double unpairedFloor = Verdict.noiseFloor(values(a), values(b), Verdict.MIN_EFFECT);
+        assertTrue(unpairedFloor > 0.5, "each side's drift added up: " + unpairedFloor);
+        assertEquals(Verdict.MIN_EFFECT, PairedRatio.noiseFloor(a, b, Verdict.MIN_EFFECT), 1e-9,
+                "the ratios scatter by 4 %: half of that is under the smallest change ever called");
+        assertEquals(Verdict.SLOWER, Verdict.decide(PairedRatio.of(a, b).orElseThrow(),
+                PairedRatio.noiseFloor(a, b, Verdict.MIN_EFFECT), true), "so the 10 % is called");
+    }
+
+    @Test
     void onePairIsNoRatio() {
         assertTrue(PairedRatio.of(List.of(new PairedRatio.Window(1, 1, 100)), List.of(new PairedRatio.Window(1, 1, 90)))
                 .isEmpty());
