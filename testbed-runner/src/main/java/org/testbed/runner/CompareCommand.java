@@ -45,7 +45,7 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--fail-on", paramLabel = "FIGURES",
             description = "Exit with status 4 when a figure of B is slower than A's beyond noise (verdict slower; for rps"
                     + " lower, for p99 and cpu higher): slower (rps, p99, cpu and cost) or some of rps, p99, cpu, cost, runq_wait, involuntary_cs, comma-separated,"
-                    + " each with an optional smallest change >PCT%, e.g. slower, rps,p99, 'slower>5%', 'p99>10%'. A"
+                    + " each with an optional smallest change >PCT%%, e.g. slower, rps,p99, 'slower>5%%', 'p99>10%%'. A"
                     + " figure with no noise estimate is inconclusive, never passed. compare-junit.xml (beside"
                     + " compare.csv, with or without this option) has one test case per step and figure")
     List<String> failOn;
