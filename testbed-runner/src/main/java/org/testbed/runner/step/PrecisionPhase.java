@@ -119,7 +119,7 @@ final class PrecisionPhase {
             note(String.format(Locale.ROOT, "+ fork %d of %s %s%s: %s", fork, key.variant(), key.scenario(),
                     key.conditions().equals(Conditions.PLAIN) ? "" : " (" + key.conditions().label() + ")", why));
             int windows = settings.load().scenarios().get(key.scenario()).size() * iterations;
-            progress.added(windows, windows * settings.load().duration().toMillis());
+            progress.added(windows, windows * settings.load().window().toMillis());
             added++;
             int before = samples(group);
             if (!runner.run(key.variant(), key.conditions().label(), key.scenario(), fork, iterations, why)) {
@@ -165,13 +165,13 @@ final class PrecisionPhase {
         ResultRow.StepKey k = widest.row().key();
         double forkSeconds = costs.startSeconds(k.variant(), k.conditions().label()) + ForkCosts.warmUpSeconds(warmUps(group));
         int planned = settings.load().iterations();
-        return c.optimalIterations(forkSeconds, ForkCosts.windowSeconds(settings.load().duration()), planned, 2 * planned);
+        return c.optimalIterations(forkSeconds, ForkCosts.windowSeconds(settings.load().window()), planned, 2 * planned);
     }
 
     private double cost(List<StepAggregate> group, int iterations) {
         ResultRow.StepKey k = group.get(0).row().key();
         int windows = settings.load().scenarios().get(k.scenario()).size() * iterations;
-        return costs.forkSeconds(k.variant(), k.conditions().label(), warmUps(group), windows, settings.load().duration());
+        return costs.forkSeconds(k.variant(), k.conditions().label(), warmUps(group), windows, settings.load().window());
     }
 
     private static List<Double> warmUps(List<StepAggregate> group) {

@@ -91,6 +91,11 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
         /** The settle every window has unless the run says otherwise. */
         public static final Duration DEFAULT_SETTLE = Duration.ofSeconds(1);
 
+        /** What one window takes besides its overhead: its settle and its measured time. */
+        public Duration window() {
+            return duration.plus(settle);
+        }
+
         /** One variant after another. */
         public Load(Map<String, List<Level>> scenarios, Duration duration, Duration warmup, Duration warmupAtLeast,
                     int repeat, int iterations, String driver, int delayMs, int payloadSize, int maxConnections,
@@ -238,6 +243,6 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
 
     /** The measured windows of one pass, in milliseconds. */
     public long measuredMillisPerPass() {
-        return samplesPerPass() * load.duration().toMillis();
+        return samplesPerPass() * load.window().toMillis();
     }
 }

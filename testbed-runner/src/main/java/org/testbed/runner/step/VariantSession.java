@@ -170,7 +170,7 @@ final class VariantSession {
     long measureLevel(Started started, String name, WarmUp warmUp, Level level, int iteration)
             throws IOException, InterruptedException {
         measureStep(started, name, warmUp, level, ResultRow.StepKey.levelSlug(level.concurrency(), level.rate()), iteration);
-        return settings.load().duration().toMillis();
+        return settings.load().window().toMillis();
     }
 
     /** Measures one step of scenario {@code name} and records it; null when it failed (reported, the next one is tried). */
@@ -206,7 +206,7 @@ final class VariantSession {
             progress.info("!! " + problem.text());
             return null;
         } finally {
-            progress.planned(settings.load().duration());
+            progress.planned(settings.load().window());
         }
     }
 
@@ -241,7 +241,7 @@ final class VariantSession {
         for (OptionalDouble next = search.next(); next.isPresent(); next = search.next()) {
             Level level = Level.open(next.getAsDouble());
             Sample sample = steps.measure(level, ResultRow.StepKey.levelSlug(level.concurrency(), level.rate()), 1);
-            planned += settings.load().duration().toMillis();
+            planned += settings.load().window().toMillis();
             CapacitySearch.Probe probe = sample == null
                     ? new CapacitySearch.Probe(level.rate(), Double.NaN, 1, false, false)
                     : new CapacitySearch.Probe(level.rate(), plan.sla().latencyOf(sample.row()), sample.row().throughput().errors(),
