@@ -154,6 +154,9 @@ final class InterleavedPass {
         for (Map.Entry<String, List<Level>> scenario : settings.load().scenarios().entrySet()) {
             String name = scenario.getKey();
             List<Level> levels = scenario.getValue();
+            for (Kept kept : group) {
+                kept.member.session().reserve(kept.member.variant(), name, levels);
+            }
             for (Kept kept : List.copyOf(group)) {
                 turn(group, kept, () -> {
                     WarmUp warmUp = kept.member.session().prepare(kept.started, name, levels);

@@ -35,6 +35,8 @@ final class RunRecorder {
     private final Path capacityCsv;
     private final Path jfrCsv;
     private final Map<ResultRow.StepKey, List<Sample>> byStep = new LinkedHashMap<>();
+    /** The order the tables list their steps in: as reserved ({@link #reserve}), then as first measured. */
+    private final Map<ResultRow.StepKey, Integer> order = new LinkedHashMap<>();
     /** The run's precision target and its planned forks: what steps.csv says each step met. */
     private PrecisionTarget target = PrecisionTarget.NONE;
     private int plannedForks = 1;
@@ -87,6 +89,7 @@ final class RunRecorder {
         if (sample.probed().recording().isPresent()) {
             JfrCsv.TABLE.append(jfrCsv, sample.probed().recording().get());
         }
+        order.putIfAbsent(sample.key(), order.size());
         byStep.computeIfAbsent(sample.key(), k -> new ArrayList<>()).add(sample);
         List<ResultRow> rows = new ArrayList<>();
         List<StepRecord> steps = new ArrayList<>();
@@ -114,9 +117,17 @@ final class RunRecorder {
         return byStep.getOrDefault(key, List.of());
     }
 
+    /**
+     * Keeps the tables' place of a step measured later: an interleaved run measures its variants in a new
+     * random order every round, and its tables still list them in the run's order.
+     */
+    void reserve(ResultRow.StepKey key) {
+        order.putIfAbsent(key, order.size());
+    }
+
     List<StepAggregate> aggregates() {
         Map<ResultRow.StepKey, StepPools> pools = StepPools.of(byStep);
-        return byStep.entrySet().stream()
+        return byStep.entrySet().stream().sorted(java.util.Comparator.comparingInt(e -> order.get(e.getKey())))
                 .map(e -> StepAggregate.of(e.getValue(), pools.get(e.getKey())).held(target, plannedForks)).toList();
     }
 

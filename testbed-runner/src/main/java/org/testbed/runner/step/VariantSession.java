@@ -166,6 +166,14 @@ final class VariantSession {
         return warmUp;
     }
 
+    /** Keeps the run's tables' place for {@code variant}'s steps of scenario {@code name}, before any is measured. */
+    void reserve(Variant variant, String name, List<Level> levels) {
+        for (Level level : levels) {
+            recorder.reserve(new ResultRow.StepKey(variant.name(), name, level.isOpen() ? 0 : level.concurrency(),
+                    level.isOpen() ? level.rate() : 0, settings.conditions()));
+        }
+    }
+
     /** Measures iteration {@code iteration} of one level of scenario {@code name}; returns its planned time in ms. */
     long measureLevel(Started started, String name, WarmUp warmUp, Level level, int iteration)
             throws IOException, InterruptedException {
