@@ -317,7 +317,7 @@ public final class JMeterDriver implements LoadDriver {
                     ? ", its test never started" : "") + "): " + run.commandLine() + "\n" + text + logTail(run.log()));
         }
         ArrivalTimes arrivals = load.level().isOpen() ? new ArrivalTimes(load.level().rate() / load.engineCount()) : null;
-        JtlWindow window = readWindow(run, load, arrivals, text);
+        JtlWindow window = readWindow(run, load, arrivals, text, output.atStart().epochMillis());
         ControllerCpu cpu = ControllerCpu.of(after.minus(before), output, load.seconds());
         return result(run, load, new Finished(text, window, arrivals, cpu, engineCpu));
     }
@@ -344,10 +344,15 @@ public final class JMeterDriver implements LoadDriver {
     }
 
     /**
-     * The samples of the window: the {@code seconds} from the first sample (with a ramp-up, the steady
-     * part after it, as Gatling's RealisticUsers measures); an open step's sends go to {@code arrivals} too.
+     * The samples of the window: the {@code seconds} after the warm-up (or the ramp-up: the steady part
+     * after it, as Gatling's RealisticUsers measures), counted from the moment JMeter says its test
+     * started ({@code testStartMillis}), when its schedule starts: a cold JMeter may send its first
+     * arrivals a second late, and a window counted from its first sample then outlasted the schedule.
+     * With load hosts, whose samples carry their own clocks' times, from the first sample. An open
+     * step's sends go to {@code arrivals} too.
      */
-    private JtlWindow readWindow(Invocation run, StepLoad load, ArrivalTimes arrivals, String text) throws IOException {
+    private JtlWindow readWindow(Invocation run, StepLoad load, ArrivalTimes arrivals, String text, long testStartMillis)
+            throws IOException {
         long[] firstStart = {Long.MAX_VALUE};
         JtlReader.read(run.results(), s -> {
             firstStart[0] = Math.min(firstStart[0], s.startMillis());
@@ -358,8 +363,9 @@ public final class JMeterDriver implements LoadDriver {
         if (firstStart[0] == Long.MAX_VALUE) {
             throw new IOException("JMeter sent no request: " + run.commandLine() + "\n" + text + logTail(run.log()));
         }
+        long anchor = load.remote() == null && testStartMillis > 0 ? testStartMillis : firstStart[0];
         JtlWindow window = new JtlWindow(Operations.of(load.workload()).labels(),
-                firstStart[0] + TimeUnit.SECONDS.toMillis(JMeterPlan.leadSeconds(pacing)), load.seconds());
+                anchor + TimeUnit.SECONDS.toMillis(JMeterPlan.leadSeconds(pacing)), load.seconds());
         JtlReader.read(run.results(), window::add);
         return window;
     }
@@ -548,7 +554,7 @@ public final class JMeterDriver implements LoadDriver {
         double startupCpuMs = cpu.startupMs();
         StringBuilder raw = new StringBuilder();
         raw.append(String.format(Locale.ROOT, "driver %s (Apache JMeter %s non-GUI, HttpClient4 with keep-alive), %s,"
-                        + " window %d s from the first sample; plan %s%n", NAME, JMeterPlan.JMETER_VERSION, level.isOpen()
+                        + " window %d s after the warm-up; plan %s%n", NAME, JMeterPlan.JMETER_VERSION, level.isOpen()
                         ? "open model at " + level.label() : "closed model with " + level.concurrency()
                         + " threads (one connection each)", seconds, step.resolve(JMeterPlan.PLAN_FILE)));
         raw.append(String.format(Locale.ROOT, "requests=%d errors=%d rps=%.1f driver_cpu_ms=%.0f (from JMeter's test start to"
