@@ -317,7 +317,7 @@ public final class JMeterDriver implements LoadDriver {
                     ? ", its test never started" : "") + "): " + run.commandLine() + "\n" + text + logTail(run.log()));
         }
         ArrivalTimes arrivals = load.level().isOpen() ? new ArrivalTimes(load.level().rate() / load.engineCount()) : null;
-        JtlWindow window = readWindow(run, load, arrivals, text, output.atStart().epochMillis());
+        JtlWindow window = readWindow(run, load, arrivals, text);
         ControllerCpu cpu = ControllerCpu.of(after.minus(before), output, load.seconds());
         return result(run, load, new Finished(text, window, arrivals, cpu, engineCpu));
     }
@@ -345,27 +345,31 @@ public final class JMeterDriver implements LoadDriver {
 
     /**
      * The samples of the window: the {@code seconds} after the warm-up (or the ramp-up: the steady part
-     * after it, as Gatling's RealisticUsers measures), counted from the moment JMeter says its test
-     * started ({@code testStartMillis}), when its schedule starts: a cold JMeter may send its first
-     * arrivals a second late, and a window counted from its first sample then outlasted the schedule.
-     * With load hosts, whose samples carry their own clocks' times, from the first sample. An open
-     * step's sends go to {@code arrivals} too.
+     * after it, as Gatling's RealisticUsers measures). The closed model's window counts from the first
+     * sample, when its users start. The open model's ends where its schedule does, one arrival after
+     * the last sample's start: JMeter times its arrivals from its test's start and, when its thread
+     * group starts late (a cold JVM on a busy machine: seconds after its start line), sends the ones
+     * due meanwhile at once, so that a window counted from the first sample outlasted the schedule
+     * (its last second held no arrival) and one counted from the start line could end before the
+     * first send. An open step's sends go to {@code arrivals} too.
      */
-    private JtlWindow readWindow(Invocation run, StepLoad load, ArrivalTimes arrivals, String text, long testStartMillis)
-            throws IOException {
-        long[] firstStart = {Long.MAX_VALUE};
+    private JtlWindow readWindow(Invocation run, StepLoad load, ArrivalTimes arrivals, String text) throws IOException {
+        long[] starts = {Long.MAX_VALUE, Long.MIN_VALUE};
         JtlReader.read(run.results(), s -> {
-            firstStart[0] = Math.min(firstStart[0], s.startMillis());
+            starts[0] = Math.min(starts[0], s.startMillis());
+            starts[1] = Math.max(starts[1], s.startMillis());
             if (arrivals != null) {
                 arrivals.add(s);
             }
         });
-        if (firstStart[0] == Long.MAX_VALUE) {
+        if (starts[0] == Long.MAX_VALUE) {
             throw new IOException("JMeter sent no request: " + run.commandLine() + "\n" + text + logTail(run.log()));
         }
-        long anchor = load.remote() == null && testStartMillis > 0 ? testStartMillis : firstStart[0];
-        JtlWindow window = new JtlWindow(Operations.of(load.workload()).labels(),
-                anchor + TimeUnit.SECONDS.toMillis(JMeterPlan.leadSeconds(pacing)), load.seconds());
+        long windowMillis = TimeUnit.SECONDS.toMillis(load.seconds());
+        long windowStart = load.level().isOpen()
+                ? starts[1] + Math.round(1000 * load.engineCount() / load.level().rate()) - windowMillis
+                : starts[0] + TimeUnit.SECONDS.toMillis(JMeterPlan.leadSeconds(pacing));
+        JtlWindow window = new JtlWindow(Operations.of(load.workload()).labels(), windowStart, load.seconds());
         JtlReader.read(run.results(), window::add);
         return window;
     }

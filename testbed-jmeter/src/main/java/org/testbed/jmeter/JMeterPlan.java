@@ -69,10 +69,9 @@ public final class JMeterPlan {
     public static final long WARMUP_SECONDS = 2;
     /**
      * The open model: seconds without arrivals after the schedule's last one, before JMeter interrupts
-     * the requests still in flight. The window may start a little after the schedule does (JMeter's
-     * start line comes just before its thread group starts; with load hosts the window is counted from
-     * the first sample); without this pause JMeter cut the last arrivals before the window had ended,
-     * and an interrupted sampler is a failed sample. With it, whatever is still in flight when the window
+     * the requests still in flight. The window ends where the schedule does (read off the last
+     * arrival); without this pause JMeter cut the last arrivals at that very moment, some of them
+     * just inside the window, and an interrupted sampler is a failed sample. With it, whatever is still in flight when the window
      * ends is counted as unfinished ({@link JtlWindow}).
      */
     public static final long OPEN_PAUSE_SECONDS = 1;
