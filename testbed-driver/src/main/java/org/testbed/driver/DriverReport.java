@@ -51,7 +51,7 @@ final class DriverReport {
                 loops, seconds,
                 seconds < maxSeconds ? String.format(Locale.ROOT, " (stopped early, at most %.3f s)", maxSeconds) : ""));
         raw.append(String.format(Locale.ROOT, "requests=%d errors=%d rps=%.1f driver_cpu_ms=%.0f peak_connections=%d"
-                        + " in_flight_at_end=%d queued_at_end=%d%n",
+                        + " unfinished=%d queued_at_end=%d%n",
                 total.requests, total.errors, total.requests / seconds, cpuMs, peakConnections, inFlightAtEnd, queuedAtEnd));
         raw.append(String.format(Locale.ROOT, "tls_handshakes=%d gzip_responses=%d responses_counted=%d request_bytes=%d"
                 + " response_bytes=%d%n", total.handshakes, total.compressed, total.exchanges, total.requestBytes, total.responseBytes));

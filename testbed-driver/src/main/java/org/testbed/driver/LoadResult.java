@@ -10,7 +10,8 @@ import java.util.Objects;
  * {@link #latency()}, {@link #tlsHandshakes()}, ...), as everyone who reads a result uses them.
  *
  * @param driver the driver's name, as the CSV's {@code driver} column shows it
- * @param throughput what the window counted: its length, the requests and errors in it, per second
+ * @param throughput what the window counted: its length, the requests and errors in it, per second, and
+ *     the requests still in flight when it ended (unfinished: the driver's cut, not the server's error)
  * @param clientLatency response times and how far the driver fell behind its schedule
  * @param driverCpuMs CPU time the driver itself used during the window (user + system)
  * @param peakConnections most connections open at once
@@ -72,11 +73,22 @@ public record LoadResult(String driver, Throughput throughput, ClientLatency cli
      *     responses that arrived in [start + i s, start + (i + 1) s); the last window is shorter when
      *     {@code seconds} is not whole. Their sum is {@code requests}. Empty (or null) when the driver
      *     does not know them.
+     * @param unfinished requests the driver had sent and still had no answer to when the window ended,
+     *     which it then cut (abandoned, or interrupted as JMeter does): neither a request nor an error of
+     *     the window, since what they would have got is not known; a server's errors are in {@code errors}
      */
-    public record Throughput(long requests, long errors, double seconds, long[] perSecond) {
+    public record Throughput(long requests, long errors, double seconds, long[] perSecond, long unfinished) {
 
         public Throughput {
             perSecond = perSecond == null ? new long[0] : perSecond.clone();
+            if (unfinished < 0) {
+                throw new IllegalArgumentException("unfinished requests cannot be negative: " + unfinished);
+            }
+        }
+
+        /** A window that ended with no request in flight (or whose driver does not know). */
+        public Throughput(long requests, long errors, double seconds, long[] perSecond) {
+            this(requests, errors, seconds, perSecond, 0);
         }
 
         public double rps() {
@@ -107,18 +119,19 @@ public record LoadResult(String driver, Throughput throughput, ClientLatency cli
         @Override
         public boolean equals(Object o) {
             return o instanceof Throughput t && requests == t.requests && errors == t.errors
-                    && Double.compare(seconds, t.seconds) == 0 && Arrays.equals(perSecond, t.perSecond);
+                    && Double.compare(seconds, t.seconds) == 0 && Arrays.equals(perSecond, t.perSecond)
+                    && unfinished == t.unfinished;
         }
 
         @Override
         public int hashCode() {
-            return 31 * Objects.hash(requests, errors, seconds) + Arrays.hashCode(perSecond);
+            return 31 * Objects.hash(requests, errors, seconds, unfinished) + Arrays.hashCode(perSecond);
         }
 
         @Override
         public String toString() {
             return "Throughput[requests=" + requests + ", errors=" + errors + ", seconds=" + seconds
-                    + ", perSecond=" + Arrays.toString(perSecond) + "]";
+                    + ", perSecond=" + Arrays.toString(perSecond) + ", unfinished=" + unfinished + "]";
         }
     }
 
@@ -207,6 +220,11 @@ public record LoadResult(String driver, Throughput throughput, ClientLatency cli
 
     public double seconds() {
         return throughput.seconds();
+    }
+
+    /** Requests cut at the window's end, without an answer ({@link Throughput#unfinished()}). */
+    public long unfinished() {
+        return throughput.unfinished();
     }
 
     /** A copy of the requests counted per second of the window ({@link Throughput#perSecond}). */

@@ -40,7 +40,8 @@ import org.testbed.scenario.Workload;
  * Both are counted: {@link LoadResult#tlsHandshakes()}, {@link LoadResult#gzipResponses()}.
  *
  * <p>Counted: responses that arrive inside the window. Requests still in flight when it ends are
- * abandoned (reported in the raw output), not counted. Besides the step's totals, each operation's
+ * abandoned: counted apart as unfinished ({@link LoadResult#unfinished()}), neither requests nor
+ * errors, since the driver cut them, not the server. Besides the step's totals, each operation's
  * ({@link Operations}: the mix's methods, the journey's steps) and, second by second, the latencies
  * of both for an HdrHistogram interval log ({@link IntervalLog}); a {@link SecondListener} is told
  * each second's figures as soon as it is over, for a live view of a long window.
@@ -296,7 +297,7 @@ public final class NioHttpDriver implements LoadDriver {
                 .withErrors(total.errorSeconds(perSecond.length));
         String raw = new DriverReport(level, loops.size(), seconds, max.toNanos() / 1e9, total, perSecond, cpuMs, peak,
                 inFlight, queued, figures).text();
-        return new LoadResult(NAME, new Throughput(total.requests, total.errors, seconds, perSecond),
+        return new LoadResult(NAME, new Throughput(total.requests, total.errors, seconds, perSecond, inFlight),
                 new ClientLatency(latency, uncorrected, lag.p99(), lag.max()), cpuMs, peak,
                 new TransportCounts(total.handshakes, total.compressed, total.exchanges, total.requestBytes, total.responseBytes),
                 raw, figures, log);

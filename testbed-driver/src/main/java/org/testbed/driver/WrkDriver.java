@@ -24,7 +24,9 @@ import org.testbed.scenario.Workload;
  * wrk 4 (C, epoll, the seeds' tool) with the Lua script the scenario library generates. Closed
  * model only (wrk has no arrival rate; wrk2 is not packaged), latency from request write to
  * response (coordinated omission under overload), non-2xx and socket errors counted, response
- * bodies not checked. Its CPU time is read from this JVM's {@code cutime}/{@code cstime}
+ * bodies not checked; the requests in flight when its duration is over, which wrk drops without a word,
+ * are counted as unfinished by the script ({@link LoadResult#unfinished()}). Its CPU time is read
+ * from this JVM's {@code cutime}/{@code cstime}
  * (children's CPU, added by the kernel when wrk exits and is reaped), so it is exact.
  *
  * <p>wrk reports no per-second counts: the result's {@link LoadResult#perSecond()} is empty. Being
@@ -41,7 +43,7 @@ public final class WrkDriver implements LoadDriver {
     public static final String ONE_HISTOGRAM = "wrk keeps one latency histogram for all requests";
     private static final Pattern SUMMARY = Pattern.compile(
             "testbed-wrk requests=(\\d+) errors=(\\d+) rps=([\\d.]+) p50_ms=([\\d.]+) p90_ms=([\\d.]+)"
-                    + " p99_ms=([\\d.]+) p999_ms=([\\d.]+) max_ms=([\\d.]+)");
+                    + " p99_ms=([\\d.]+) p999_ms=([\\d.]+) max_ms=([\\d.]+)(?: unfinished=(\\d+))?");
 
     private final Path binary;
     private final Path workDir;
@@ -127,7 +129,9 @@ public final class WrkDriver implements LoadDriver {
         double window = rps > 0 ? requests / rps : seconds;
         Latency latency = new Latency(Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5)),
                 Double.parseDouble(m.group(6)), Double.parseDouble(m.group(7)), Double.parseDouble(m.group(8)));
-        Throughput throughput = new Throughput(requests, errors, window, new long[0]);
+        // wrk drops the requests in flight when its duration is over; the script counts them (at most one a connection).
+        long unfinished = m.group(9) == null ? 0 : Math.min(connections, Long.parseLong(m.group(9)));
+        Throughput throughput = new Throughput(requests, errors, window, new long[0], unfinished);
         List<String> operations = Operations.of(workload).labels();
         boolean single = operations.size() == 1;
         List<OperationFigures> figures = single && requests > 0

@@ -51,6 +51,36 @@ class NioHttpDriverTest {
     }
 
     @Test
+    void aRequestInFlightWhenTheWindowEndsIsUnfinishedNotAnError() throws Exception {
+        // One user, each answer 700 ms late: the first comes at 0.7 s, the second is in flight at 1 s.
+        server.slowMillis = 700;
+        LoadResult r = new NioHttpDriver(Duration.ofSeconds(5), 64).run(target(), PlaintextServer.plaintext(), Level.closed(1),
+                Duration.ofSeconds(1), 1);
+        assertThat(r.unfinished()).as("the request cut by the window's end").isEqualTo(1);
+        assertThat(r.errors()).as("a cut request is no error of the server").isZero();
+        assertThat(r.requests()).isLessThanOrEqualTo(1);
+        assertThat(r.raw()).contains("unfinished=1");
+    }
+
+    @Test
+    void openModelArrivalsInFlightAtTheEndAreUnfinished() throws Exception {
+        // 10 arrivals a second on one slow server thread: those sent late in the window are still waiting at its end.
+        server.slowMillis = 300;
+        LoadResult r = new NioHttpDriver(Duration.ofSeconds(5), 64).run(target(), PlaintextServer.plaintext(), Level.open(10),
+                Duration.ofSeconds(1), 1);
+        assertThat(r.unfinished()).isPositive();
+        assertThat(r.errors()).isZero();
+    }
+
+    @Test
+    void aWindowThatEndsWithNothingInFlightHasNoUnfinishedRequest() throws Exception {
+        LoadResult r = new NioHttpDriver(Duration.ofSeconds(5), 64).run(target(), PlaintextServer.plaintext(), Level.open(20),
+                Duration.ofSeconds(1), 1);
+        assertThat(r.requests()).isPositive();
+        assertThat(r.unfinished()).as("a fast server answers every arrival before the next one").isZero();
+    }
+
+    @Test
     void openModelSendsAtTheOfferedRate() throws Exception {
         LoadResult r = new NioHttpDriver(Duration.ofSeconds(5), 64).run(target(), PlaintextServer.plaintext(), Level.open(200),
                 Duration.ofSeconds(2), 1);

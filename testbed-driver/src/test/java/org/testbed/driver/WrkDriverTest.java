@@ -34,6 +34,18 @@ class WrkDriverTest {
     }
 
     @Test
+    void theRequestsInFlightWhenWrkStoppedAreUnfinishedNotErrors() {
+        LoadResult r = WrkDriver.result(PlaintextServer.plaintext(), OUTPUT.replace("max_ms=12.125", "max_ms=12.125 unfinished=3"),
+                2, 16, 30, "raw");
+        assertThat(r.unfinished()).isEqualTo(3);
+        assertThat(r.errors()).isEqualTo(4);
+        assertThat(WrkDriver.result(PlaintextServer.plaintext(), OUTPUT, 2, 16, 30, "raw").unfinished())
+                .as("a script of before the count").isZero();
+        assertThat(WrkDriver.result(PlaintextServer.plaintext(), OUTPUT.replace("max_ms=12.125", "max_ms=12.125 unfinished=99"),
+                2, 16, 30, "raw").unfinished()).as("at most one a connection").isEqualTo(16);
+    }
+
+    @Test
     void outputWithoutTheSummaryLineIsRefusedWithTheOutput() {
         assertThatThrownBy(() -> WrkDriver.result(PlaintextServer.plaintext(), "unable to connect", 2, 16, 30, "raw"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unable to connect");

@@ -52,6 +52,14 @@ final class ArrivalTimes {
 
     /** How late each send was after its arrival on the reconstructed schedule, in microseconds. */
     Latency scheduleLag() {
+        return scheduleLag(Long.MIN_VALUE);
+    }
+
+    /**
+     * As {@link #scheduleLag()}, of the sends from {@code fromMillis} on (the window's, after the
+     * warm-up): the schedule is placed from every send, the lag read of those only.
+     */
+    Latency scheduleLag(long fromMillis) {
         Histogram lag = new Histogram(TimeUnit.HOURS.toMicros(1), 3);
         double spacingMillis = 1000.0 / perEngineRate;
         startsByEngine.forEach((engine, own) -> {
@@ -63,6 +71,9 @@ final class ArrivalTimes {
                 origin = Math.min(origin, sorted[k] - k * spacingMillis);
             }
             for (int k = 0; k < n; k++) {
+                if (sorted[k] < fromMillis) {
+                    continue;
+                }
                 double late = sorted[k] - (origin + k * spacingMillis);
                 lag.recordValue(Math.min(lag.getHighestTrackableValue(), Math.max(0, Math.round(late * 1000))));
             }

@@ -222,7 +222,8 @@ public final class JMeterDriver implements LoadDriver {
             if (remote != null) {
                 command.addAll(List.of("-R", remote.remoteHosts(), "-Jclient.rmi.localport=" + remote.controllerPort()));
             }
-            return measure(new Invocation(command, step, results, log), new StepLoad(workload, level, seconds, remote, users));
+            return measure(new Invocation(command, step, results, log), new StepLoad(workload, level, seconds, remote, users,
+                    JMeterPlan.leadSeconds(pacing)));
         } finally {
             if (remote != null) {
                 remote.close();
@@ -271,8 +272,10 @@ public final class JMeterDriver implements LoadDriver {
      * @param seconds the measured window, whole seconds
      * @param remote with load hosts, their engines running the step; null when JMeter runs here alone
      * @param users each engine's users (an open step: one sequence per engine)
+     * @param leadSeconds the unmeasured seconds before the window: the warm-up, or the realistic users' ramp
      */
-    private record StepLoad(Workload workload, Level level, long seconds, LoadEngines.Running remote, List<Integer> users) {
+    private record StepLoad(Workload workload, Level level, long seconds, LoadEngines.Running remote, List<Integer> users,
+                            long leadSeconds) {
         int engineCount() {
             return remote == null ? 1 : users.size();
         }
@@ -324,7 +327,8 @@ public final class JMeterDriver implements LoadDriver {
      * at once (the controller would wait for that engine until the grace ran out).
      */
     private void awaitExit(Process jmeter, Invocation run, StepLoad load, Output output) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(pacing.rampSeconds() + load.seconds() + GRACE_SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(JMeterPlan.leadSeconds(pacing) + load.seconds()
+                + JMeterPlan.OPEN_PAUSE_SECONDS + GRACE_SECONDS);
         while (!jmeter.waitFor(250, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
             RuntimeException lost = load.remote() == null ? null : load.remote().lost();
             if (lost != null) {
@@ -340,22 +344,32 @@ public final class JMeterDriver implements LoadDriver {
     }
 
     /**
-     * The samples of the window: the {@code seconds} from the first sample (with a ramp-up, the steady
-     * part after it, as Gatling's RealisticUsers measures); an open step's sends go to {@code arrivals} too.
+     * The samples of the window: the {@code seconds} after the warm-up (or the ramp-up: the steady part
+     * after it, as Gatling's RealisticUsers measures). The closed model's window counts from the first
+     * sample, when its users start. The open model's ends where its schedule does, one arrival after
+     * the last sample's start: JMeter times its arrivals from its test's start and, when its thread
+     * group starts late (a cold JVM on a busy machine: seconds after its start line), sends the ones
+     * due meanwhile at once, so that a window counted from the first sample outlasted the schedule
+     * (its last second held no arrival) and one counted from the start line could end before the
+     * first send. An open step's sends go to {@code arrivals} too.
      */
     private JtlWindow readWindow(Invocation run, StepLoad load, ArrivalTimes arrivals, String text) throws IOException {
-        long[] firstStart = {Long.MAX_VALUE};
+        long[] starts = {Long.MAX_VALUE, Long.MIN_VALUE};
         JtlReader.read(run.results(), s -> {
-            firstStart[0] = Math.min(firstStart[0], s.startMillis());
+            starts[0] = Math.min(starts[0], s.startMillis());
+            starts[1] = Math.max(starts[1], s.startMillis());
             if (arrivals != null) {
                 arrivals.add(s);
             }
         });
-        if (firstStart[0] == Long.MAX_VALUE) {
+        if (starts[0] == Long.MAX_VALUE) {
             throw new IOException("JMeter sent no request: " + run.commandLine() + "\n" + text + logTail(run.log()));
         }
-        JtlWindow window = new JtlWindow(Operations.of(load.workload()).labels(),
-                firstStart[0] + TimeUnit.SECONDS.toMillis(pacing.rampSeconds()), load.seconds());
+        long windowMillis = TimeUnit.SECONDS.toMillis(load.seconds());
+        long windowStart = load.level().isOpen()
+                ? starts[1] + Math.round(1000 * load.engineCount() / load.level().rate()) - windowMillis
+                : starts[0] + TimeUnit.SECONDS.toMillis(JMeterPlan.leadSeconds(pacing));
+        JtlWindow window = new JtlWindow(Operations.of(load.workload()).labels(), windowStart, load.seconds());
         JtlReader.read(run.results(), window::add);
         return window;
     }
@@ -369,7 +383,7 @@ public final class JMeterDriver implements LoadDriver {
         ControllerCpu cpu = finished.cpu();
         List<OperationFigures> operations = window.operations(seconds);
         Latency latency = Latency.ofMicros(window.latency);
-        Latency lag = arrivals == null ? Latency.NONE : arrivals.scheduleLag();
+        Latency lag = arrivals == null ? Latency.NONE : arrivals.scheduleLag(window.startMillis());
         int peakConnections = arrivals == null ? level.concurrency() : arrivals.peakInFlight();
         String raw = "$ " + run.commandLine() + "\n" + finished.output() + "\n"
                 + report(load, window, latency, operations, cpu, run.dir())
@@ -383,7 +397,7 @@ public final class JMeterDriver implements LoadDriver {
                         pacing.think().max().toMillis(), seconds, window.beforeWindow));
         // Spread over the load hosts, the busiest one says whether the load side measured itself.
         double busiest = finished.engineCpu().stream().mapToDouble(LoadEngines.EngineCpu::pct).max().orElse(Double.NaN);
-        return new LoadResult(NAME, new Throughput(window.requests, window.errors, seconds, window.perSecond()),
+        return new LoadResult(NAME, new Throughput(window.requests, window.errors, seconds, window.perSecond(), window.unfinished),
                 // Open: JMeter's latency is from the send, so it is the uncorrected one too; the lag is its schedule's.
                 arrivals == null ? ClientLatency.closedModel(latency) : new ClientLatency(latency, latency, lag.p99(), lag.max()),
                 cpu.windowMs(), peakConnections, TransportCounts.NONE, raw, operations,
@@ -544,12 +558,16 @@ public final class JMeterDriver implements LoadDriver {
         double startupCpuMs = cpu.startupMs();
         StringBuilder raw = new StringBuilder();
         raw.append(String.format(Locale.ROOT, "driver %s (Apache JMeter %s non-GUI, HttpClient4 with keep-alive), %s,"
-                        + " window %d s from the first sample; plan %s%n", NAME, JMeterPlan.JMETER_VERSION, level.isOpen()
+                        + " window %d s after the warm-up; plan %s%n", NAME, JMeterPlan.JMETER_VERSION, level.isOpen()
                         ? "open model at " + level.label() : "closed model with " + level.concurrency()
                         + " threads (one connection each)", seconds, step.resolve(JMeterPlan.PLAN_FILE)));
         raw.append(String.format(Locale.ROOT, "requests=%d errors=%d rps=%.1f driver_cpu_ms=%.0f (from JMeter's test start to"
-                        + " its end; its JVM start and plan loading took %.0f ms more) after_window=%d%n", window.requests, window.errors,
-                window.requests / (double) seconds, cpuMs, startupCpuMs, window.afterWindow));
+                        + " its end; its JVM start and plan loading took %.0f ms more) unfinished=%d (in flight when the window"
+                        + " ended: let finish later or interrupted by JMeter, not errors) after_window=%d%n", window.requests,
+                window.errors, window.requests / (double) seconds, cpuMs, startupCpuMs, window.unfinished, window.afterWindow));
+        raw.append(String.format(Locale.ROOT, "warm-up: %d s of the step's load before the window, unmeasured (a fresh JMeter"
+                + " JVM compiles meanwhile); %d samples before the window left out%n", load.leadSeconds(),
+                window.beforeWindow));
         raw.append(String.format(Locale.ROOT, "latency ms (JMeter measures whole milliseconds): p50=%.3f p90=%.3f p99=%.3f"
                 + " p99.9=%.3f max=%.3f%n", l.p50(), l.p90(), l.p99(), l.p999(), l.max()));
         for (OperationFigures o : operations) {

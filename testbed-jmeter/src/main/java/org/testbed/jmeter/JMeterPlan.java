@@ -25,7 +25,7 @@ import org.testbed.scenario.Workload;
  * a {@link LaneCycle} the user replays for as long as the step lasts.
  *
  * <p>The plan: a thread group of {@code users} threads started at once, each looping until the
- * step's seconds are over (the closed model); each loop reads the next row of the thread's own file
+ * step's seconds are over, after its warm-up ({@link #WARMUP_SECONDS}, the closed model); each loop reads the next row of the thread's own file
  * (a CSV Data Set shared by the thread only, so lanes never mix) and a Switch Controller runs the
  * sampler named by the row's operation. There is one HTTP sampler per operation, named as
  * operations.csv names it (the mix's {@code GET}, {@code POST}, {@code PUT}, {@code DELETE}), on
@@ -59,6 +59,22 @@ public final class JMeterPlan {
     private static final int MAX_ROWS = 200_000;
     /** The least number of requests between a churn key's create and its delete in an open-model sequence. */
     static final int MIN_OPEN_DELETE_LAG = 2048;
+    /**
+     * Seconds of the step's own load each JMeter sends before its window, unmeasured: every step's
+     * JMeter is a fresh JVM, which interprets and compiles its HTTP client, samplers and assertions
+     * during its first seconds (on a busy 2-CPU machine, a cold JMeter at 50 req/s used 97 % of a CPU
+     * and measured a p50 of 327 ms that was its own). The realistic users' ramp, when longer, is the
+     * warm-up.
+     */
+    public static final long WARMUP_SECONDS = 2;
+    /**
+     * The open model: seconds without arrivals after the schedule's last one, before JMeter interrupts
+     * the requests still in flight. The window ends where the schedule does (read off the last
+     * arrival); without this pause JMeter cut the last arrivals at that very moment, some of them
+     * just inside the window, and an interrupted sampler is a failed sample. With it, whatever is still in flight when the window
+     * ends is counted as unfinished ({@link JtlWindow}).
+     */
+    public static final long OPEN_PAUSE_SECONDS = 1;
 
     private JMeterPlan() {
     }
@@ -120,7 +136,7 @@ public final class JMeterPlan {
          * after which it repeats.
          */
         public static Settings open(Target target, int sequences, double rate, long seconds, Duration requestTimeout) {
-            long sent = (long) Math.ceil(rate * seconds) + 1;
+            long sent = (long) Math.ceil(rate * (WARMUP_SECONDS + seconds)) + 1;
             long rows = Math.min(MAX_ROWS / Math.max(1, sequences), Math.max(5L * openDeleteLag(rate), sent));
             return new Settings(target, sequences, seconds, requestTimeout, (int) rows, Pacing.NONE, rate);
         }
@@ -128,6 +144,19 @@ public final class JMeterPlan {
         public boolean isOpen() {
             return rate > 0;
         }
+
+        /** The unmeasured seconds before the window ({@link JMeterPlan#leadSeconds}). */
+        public long leadSeconds() {
+            return JMeterPlan.leadSeconds(pacing);
+        }
+    }
+
+    /**
+     * The seconds of load before a step's window, unmeasured: the realistic users' ramp, and at least
+     * the warm-up ({@link #WARMUP_SECONDS}).
+     */
+    public static long leadSeconds(Pacing pacing) {
+        return Math.max(WARMUP_SECONDS, pacing.rampSeconds());
     }
 
     /**

@@ -16,8 +16,11 @@ import org.testbed.driver.LoadResult.OperationFigures;
  * that end inside the window {@code [start, start + seconds)}, each latency recorded in an
  * HdrHistogram (microseconds, 3 significant digits) for the step and for its operation, so that
  * every percentile is read from all the samples, never averaged, and second by second for the
- * interval log. Samples ending after the window
- * (in flight when JMeter's scheduler stopped) are counted apart and left out.
+ * interval log. Samples that started before the window's end and ended after it were in flight when
+ * it closed: they are unfinished ({@link #unfinished}), neither requests nor errors of the window,
+ * whether JMeter let them finish later or interrupted them when its schedule was over (an interrupted
+ * sampler is a failed sample, which is JMeter's cut, not the server's error). Samples ending before
+ * the window (JMeter's warm-up, the realistic users' ramp) are left out.
  */
 final class JtlWindow {
     private static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(1);
@@ -38,6 +41,9 @@ final class JtlWindow {
     private final IntervalLog.Collector intervals;
     long requests;
     long errors;
+    /** Samples in flight when the window ended: started before its end, ended at or after it. */
+    long unfinished;
+    /** Samples started after the window (none when JMeter's schedule ends with it): left out. */
     long afterWindow;
     long beforeWindow;
     long unlabelled;
@@ -60,11 +66,15 @@ final class JtlWindow {
     void add(JtlReader.Sample s) {
         long end = s.endMillis();
         if (end < startMillis) {
-            beforeWindow++; // the ramp-up of realistic users: not the steady part
+            beforeWindow++; // the warm-up, or the ramp-up of realistic users: not the steady part
             return;
         }
         if (end >= endMillis) {
-            afterWindow++;
+            if (s.startMillis() < endMillis) {
+                unfinished++;
+            } else {
+                afterWindow++;
+            }
             return;
         }
         long micros = Math.min(HIGHEST_MICROS, TimeUnit.MILLISECONDS.toMicros(Math.max(0, s.elapsedMillis())));
@@ -101,6 +111,11 @@ final class JtlWindow {
 
     long[] perSecond() {
         return perSecond.clone();
+    }
+
+    /** When the window starts, epoch milliseconds. */
+    long startMillis() {
+        return startMillis;
     }
 
     /** Requests and errors ({@code [requests, errors]}) of the window by the engine that took them. */

@@ -80,7 +80,7 @@ final class PlanXml {
 
     /**
      * The closed model: every user started at once (or evenly over the pacing's ramp), each looping
-     * until the scheduler's seconds (after the ramp) are over.
+     * until the scheduler's seconds (after the warm-up or the ramp) are over.
      */
     private static void threadGroup(JmxWriter w, JMeterPlan.Settings settings) {
         w.element("ThreadGroup", "ThreadGroupGui", "users")
@@ -95,7 +95,7 @@ final class PlanXml {
                 .bool("LoopController.continue_forever", false)
                 .end()
                 .bool("ThreadGroup.scheduler", true)
-                .string("ThreadGroup.duration", Long.toString(settings.pacing().rampSeconds() + settings.seconds()))
+                .string("ThreadGroup.duration", Long.toString(settings.leadSeconds() + settings.seconds()))
                 .string("ThreadGroup.delay", "0")
                 .end();
     }
@@ -109,14 +109,18 @@ final class PlanXml {
         w.element(OPEN_THREAD_GROUP, "OpenModelThreadGroupGui", "arrivals")
                 .elementProp("ThreadGroup.main_controller", "OpenModelThreadGroupController").end()
                 .string("ThreadGroup.on_sample_error", "continue")
-                .string(OPEN_SCHEDULE, schedule(settings.rate(), settings.seconds()))
+                .string(OPEN_SCHEDULE, schedule(settings.rate(), settings.leadSeconds() + settings.seconds()))
                 .string("OpenModelThreadGroup.random_seed", "")
                 .end();
     }
 
-    /** JMeter's schedule of a constant rate: {@code rate(200/sec) even_arrivals(3 sec)}. */
+    /**
+     * JMeter's schedule of a constant rate, then a pause in which the last arrivals finish
+     * ({@link JMeterPlan#OPEN_PAUSE_SECONDS}): {@code rate(200/sec) even_arrivals(5 sec) pause(1 sec)}.
+     */
     static String schedule(double rate, long seconds) {
-        return "rate(" + rateText(rate) + "/sec) even_arrivals(" + seconds + " sec)";
+        return "rate(" + rateText(rate) + "/sec) even_arrivals(" + seconds + " sec) pause(" + JMeterPlan.OPEN_PAUSE_SECONDS
+                + " sec)";
     }
 
     /** A rate as JMeter's schedule parser reads it: a plain decimal, no exponent, no trailing zeros. */

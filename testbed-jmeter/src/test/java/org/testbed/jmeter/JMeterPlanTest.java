@@ -75,7 +75,7 @@ class JMeterPlanTest {
         assertThat(group.getPropertyAsString(ThreadGroup.NUM_THREADS)).as("4 users unless an engine is told its share")
                 .isEqualTo("${__P(testbed.users,4)}");
         assertThat(group.getScheduler()).isTrue();
-        assertThat(group.getDuration()).isEqualTo(7);
+        assertThat(group.getDuration()).as("the warm-up, then the window").isEqualTo(JMeterPlan.WARMUP_SECONDS + 7);
         assertThat(group.getRampUp()).isZero();
 
         CSVDataSet lane = only(tree, CSVDataSet.class);
@@ -175,11 +175,15 @@ class JMeterPlanTest {
         HashTree tree = SaveService.loadTree(plan.toFile());
         assertThat(all(tree, ThreadGroup.class)).as("no closed-model users").isEmpty();
         OpenModelThreadGroup group = only(tree, OpenModelThreadGroup.class);
-        assertThat(group.getPropertyAsString("OpenModelThreadGroup.schedule")).isEqualTo("rate(200/sec) even_arrivals(3 sec)");
-        // JMeter's own parser reads it as one constant-rate step: the schedule JMeter will run.
+        assertThat(group.getPropertyAsString("OpenModelThreadGroup.schedule"))
+                .as("the warm-up and the window, then a pause for the last arrivals")
+                .isEqualTo("rate(200/sec) even_arrivals(5 sec) pause(1 sec)");
+        // JMeter's own parser reads it as one constant-rate step, then a second of no arrivals: the schedule JMeter will run.
         assertThat(new ScheduleParser(group.getPropertyAsString("OpenModelThreadGroup.schedule")).parse().getSteps())
-                .containsExactly(new ThreadScheduleStep.RateStep(200.0),
-                        new ThreadScheduleStep.ArrivalsStep(ThreadScheduleStep.ArrivalType.EVEN, 3.0));
+                .startsWith(new ThreadScheduleStep.RateStep(200.0),
+                        new ThreadScheduleStep.ArrivalsStep(ThreadScheduleStep.ArrivalType.EVEN, 5.0),
+                        new ThreadScheduleStep.RateStep(200.0), new ThreadScheduleStep.RateStep(0.0),
+                        new ThreadScheduleStep.ArrivalsStep(ThreadScheduleStep.ArrivalType.EVEN, 1.0));
         assertThat(group.getPropertyAsString("ThreadGroup.on_sample_error")).isEqualTo("continue");
 
         CSVDataSet sequence = only(tree, CSVDataSet.class);
@@ -216,7 +220,7 @@ class JMeterPlanTest {
         // The driver gives each engine the step's rate divided; the plan runs what it is given.
         Path plan = JMeterPlan.write(dir, mix(), JMeterPlan.Settings.open(TARGET, 2, 2500.5, 30, Duration.ofSeconds(3)));
         OpenModelThreadGroup group = only(SaveService.loadTree(plan.toFile()), OpenModelThreadGroup.class);
-        assertThat(group.getPropertyAsString("OpenModelThreadGroup.schedule")).isEqualTo("rate(2500.5/sec) even_arrivals(30 sec)");
+        assertThat(group.getPropertyAsString("OpenModelThreadGroup.schedule")).isEqualTo("rate(2500.5/sec) even_arrivals(32 sec) pause(1 sec)");
         List<String> first = Files.readAllLines(dir.resolve("lanes").resolve(JMeterPlan.laneFile(1)));
         List<String> second = Files.readAllLines(dir.resolve("lanes").resolve(JMeterPlan.laneFile(2)));
         assertThat(first.size()).as("as many rows as the step sends, within the files' bound").isBetween(75_016, 100_000);

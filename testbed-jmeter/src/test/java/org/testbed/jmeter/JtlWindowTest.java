@@ -42,6 +42,24 @@ class JtlWindowTest {
     }
 
     @Test
+    void aSampleInFlightAtTheWindowsEndIsUnfinishedEvenWhenJMeterInterruptedIt() throws IOException {
+        JtlWindow window = new JtlWindow(MIX, 10_000, 2);
+        JtlReader.read(write("timeStamp,elapsed,label,responseCode,success,failureMessage\n"
+                + "9000,500,GET,200,true,\n" // the warm-up's: left out
+                + "10500,20,GET,200,true,\n"
+                + "11000,30,PUT,500,false,Test failed: code expected to equal /\n" // the server's error
+                + "11800,1400,PUT,Non HTTP response code: org.apache.http.impl.execchain.RequestAbortedException,false,"
+                + "Test failed: code expected to equal /\n" // cut by JMeter after the window: not the server's
+                + "11990,300,GET,200,true,\n" // answered after the window
+                + "12100,5,GET,200,true,\n"), window::add); // started after the window
+        assertThat(window.requests).isEqualTo(2);
+        assertThat(window.errors).as("the 500 only").isEqualTo(1);
+        assertThat(window.unfinished).as("the interrupted PUT and the late GET").isEqualTo(2);
+        assertThat(window.afterWindow).isEqualTo(1);
+        assertThat(window.beforeWindow).isEqualTo(1);
+    }
+
+    @Test
     void countsSamplesEndingInsideTheWindowPerOperationAndPerSecond() throws IOException {
         StringBuilder jtl = new StringBuilder("timeStamp,elapsed,label,responseCode,success,failureMessage\n");
         // 1000 GETs in the first second, three quarters of them 1 ms, a quarter 2 ms.
@@ -50,13 +68,14 @@ class JtlWindowTest {
         }
         jtl.append("11200,5,POST,200,true,\n");
         jtl.append("11300,9,POST,412,false,Test failed: code expected to equal /\n");
-        jtl.append("11999,2,DELETE,204,true,\n"); // ends after the 2-second window: left out
+        jtl.append("11999,2,DELETE,204,true,\n"); // in flight when the 2-second window ends: unfinished
         JtlWindow window = new JtlWindow(MIX, 10_000, 2);
         JtlReader.read(write(jtl.toString()), window::add);
 
         assertThat(window.requests).isEqualTo(1002);
         assertThat(window.errors).isEqualTo(1);
-        assertThat(window.afterWindow).isEqualTo(1);
+        assertThat(window.unfinished).isEqualTo(1);
+        assertThat(window.afterWindow).isZero();
         assertThat(window.perSecond()).containsExactly(1000, 2);
         // Percentiles from every sample, never averaged: the median is 1 ms, p90 2 ms.
         assertThat(Latency.ofMicros(window.latency).p50()).isEqualTo(1.0);

@@ -13,8 +13,12 @@ import java.util.Locale;
  * connections, so a delete could overtake the create of the same key: the mix is generated with a
  * generous delete lag ({@link #deleteLag}). The CRUD journey depends on strict request order
  * and is not offered. The script's {@code done} prints one machine-readable line:
- * {@code testbed-wrk requests=.. errors=.. rps=.. p50_ms=.. p90_ms=.. p99_ms=.. p999_ms=.. max_ms=..},
- * where errors are non-2xx responses plus socket errors (every request of these workloads expects 2xx).
+ * {@code testbed-wrk requests=.. errors=.. rps=.. p50_ms=.. p90_ms=.. p99_ms=.. p999_ms=.. max_ms=.. unfinished=..},
+ * where errors are non-2xx responses plus socket errors (every request of these workloads expects 2xx),
+ * and unfinished the requests written and neither answered nor failed when wrk stopped at the end of
+ * its duration: wrk drops those silently, so each thread counts what its {@code request()} handed out
+ * ({@code sent}, less the call wrk makes on the first thread to check the script) and {@code done}
+ * subtracts the answers and the failed reads and writes.
  */
 public final class WrkScript {
     /** The least number of requests between a churn key's create and its delete. */
@@ -89,13 +93,18 @@ public final class WrkScript {
         lua.append('\n');
         lua.append("""
                 local counter = 0
+                local threads = {}
                 function setup(thread)
                   counter = counter + 1
                   if counter > #lanes then
                     error("this script was generated for " .. #lanes .. " threads (wrk -t)")
                   end
                   thread:set("lane", counter)
+                  threads[counter] = thread
                 end
+
+                -- A global of each thread's own state, read by done() through thread:get.
+                sent = 0
 
                 local requests = nil
                 local position = 0
@@ -116,6 +125,7 @@ public final class WrkScript {
                 end
 
                 function request()
+                  sent = sent + 1
                   position = position % #requests + 1
                   return requests[position]
                 end
@@ -124,10 +134,17 @@ public final class WrkScript {
                   local e = summary.errors
                   local failed = e.connect + e.read + e.write + e.timeout + e.status
                   local seconds = summary.duration / 1e6
-                  io.write(string.format("testbed-wrk requests=%d errors=%d rps=%.1f p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f p999_ms=%.3f max_ms=%.3f\\n",
+                  -- wrk calls the first thread's request() once before the run, to check what it returns.
+                  local written = -1
+                  for _, t in ipairs(threads) do
+                    written = written + (t:get("sent") or 0)
+                  end
+                  -- In flight when wrk stopped: written, neither answered nor failed on the socket.
+                  local unfinished = math.max(0, written - summary.requests - e.read - e.write)
+                  io.write(string.format("testbed-wrk requests=%d errors=%d rps=%.1f p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f p999_ms=%.3f max_ms=%.3f unfinished=%d\\n",
                     summary.requests, failed, summary.requests / seconds,
                     latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000,
-                    latency:percentile(99.9) / 1000, latency.max / 1000))
+                    latency:percentile(99.9) / 1000, latency.max / 1000, unfinished))
                 end
                 """);
         return lua.toString();

@@ -121,7 +121,16 @@ public enum Figure {
      * over the whole window. A fault may cost requests, never a wrong answer: any is a flag, not weighed.
      */
     WRONG("wrong", "wrong answers", "", Digits.decimals(0), Better.LOWER, Double.NaN, false, Quantity.COUNT,
-            Source.PROBE, Level.SAMPLE, Level.STEP);
+            Source.PROBE, Level.SAMPLE, Level.STEP),
+    /**
+     * Requests the load driver had sent and still had no answer to when the window ended, which it
+     * then cut (testbed-nio and wrk abandon them, JMeter lets them finish after the window or interrupts
+     * them): neither requests nor errors of the window, since the cut is the driver's, not the server's.
+     * At most one per connection of a closed step; many, in an open step, when the server fell behind.
+     * It says how the window ended, not how fast the server is: compare does not weigh it.
+     */
+    UNFINISHED("unfinished", "unfinished requests", "", Digits.decimals(0), Better.LOWER, Double.NaN, false,
+            Quantity.COUNT, Source.PROBE, Level.SAMPLE, Level.STEP);
 
     /** Which way a figure is better. */
     public enum Better {

@@ -1,7 +1,11 @@
 package org.testbed.runner.build;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 
 /** Runs a tool of the command line (Maven, JMH, a smoke script) to its end and returns its exit status. */
 public final class Processes {
@@ -13,6 +17,19 @@ public final class Processes {
      * {@code ./mvnw} and the scripts build and run with the JDK the command line was started on.
      */
     public static int run(ProcessBuilder builder) {
+        return run(builder, null);
+    }
+
+    /**
+     * As {@link #run(ProcessBuilder)}, with the tool's output (its standard output and error, merged)
+     * copied to this one line by line and each line given to {@code eachLine} as well; its input is
+     * this one's. {@code eachLine} null: the tool writes to this process's output itself.
+     */
+    public static int run(ProcessBuilder builder, Consumer<String> eachLine) {
+        if (eachLine != null) {
+            builder.redirectInput(ProcessBuilder.Redirect.INHERIT).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.PIPE);
+        }
         builder.environment().putIfAbsent("JAVA_HOME", System.getProperty("java.home"));
         Process process;
         try {
@@ -21,6 +38,17 @@ public final class Processes {
             throw new UncheckedIOException("cannot start " + String.join(" ", builder.command()) + ": " + e.getMessage(), e);
         }
         try {
+            if (eachLine != null) {
+                try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        System.out.println(line);
+                        eachLine.accept(line);
+                    }
+                } catch (IOException e) {
+                    System.out.println("(the output of " + builder.command().get(0) + " could not be read: " + e.getMessage() + ")");
+                }
+                System.out.flush();
+            }
             return process.waitFor();
         } catch (InterruptedException e) {
             process.destroy();

@@ -42,7 +42,8 @@ public final class Probes {
     /**
      * The probes of {@code step} of {@code server}, in the order they start: the flight recording
      * around the step (its start and stop stay out of the step's CPU), then the flame graph, perf's
-     * counters, the metrics scrape and the GC timeline around the window, and the bytes on the wire.
+     * counters, the metrics scrape and the GC timeline around the window, the bytes on the wire and the
+     * requests cut at the window's end.
      */
     public static Probes forStep(Choice choice, RunningServer server, ProbedStep step) {
         return forStep(choice, server, step, List.of());
@@ -67,6 +68,7 @@ public final class Probes {
         }
         probes.add(new GcTimelineProbe(server, step));
         probes.add(new WireBytes());
+        probes.add(new UnfinishedRequests());
         probes.addAll(last);
         return new Probes(step.name(), probes);
     }

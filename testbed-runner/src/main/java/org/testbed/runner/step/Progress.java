@@ -9,10 +9,12 @@ import java.util.stream.Collectors;
 import org.testbed.driver.SecondListener;
 import org.testbed.runfolder.capacity.CapacityCsv;
 import org.testbed.runfolder.capacity.CapacityRecord;
+import org.testbed.runfolder.csv.Measured;
 import org.testbed.runfolder.csv.ResultRow;
 import org.testbed.runfolder.csv.OperationRecord;
 import org.testbed.runfolder.csv.Saturation;
 import org.testbed.runfolder.csv.StepRecord;
+import org.testbed.runfolder.figure.Figure;
 import org.testbed.runfolder.stats.PrecisionTarget;
 import org.testbed.runfolder.stats.Spread;
 import org.testbed.runner.jfr.RecordingLine;
@@ -134,12 +136,21 @@ public final class Progress {
                         ? String.format(Locale.ROOT, "  NOT QUIET (%.0f%% other load)", step.load().otherLoadPct()) : "",
                 (sample.sample().caveats().steady() ? "" : "  NOT STEADY") + (sample.sample().caveats().warmupSettled() ? "" : "  WARM-UP CUT SHORT"),
                 row.throughput().errors() > 0 ? "  errors " + row.throughput().errors() : "",
-                spread, eta());
+                unfinished(sample.sample().measured()) + spread, eta());
         String operations = perOperation(sample.operations());
         if (!operations.isEmpty()) {
             out.println(operations);
         }
         out.flush();
+    }
+
+    /**
+     * The requests the driver cut when the window ended, beside the errors and apart from them:
+     * {@code   unfinished 1}; empty when there were none or the driver did not say.
+     */
+    static String unfinished(Measured measured) {
+        double unfinished = measured.get(Figure.UNFINISHED);
+        return unfinished > 0 ? "  unfinished " + Figure.UNFINISHED.format(unfinished) : "";
     }
 
     /**
