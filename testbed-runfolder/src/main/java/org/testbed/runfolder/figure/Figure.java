@@ -121,7 +121,18 @@ public enum Figure {
      * over the whole window. A fault may cost requests, never a wrong answer: any is a flag, not weighed.
      */
     WRONG("wrong", "wrong answers", "", Digits.decimals(0), Better.LOWER, Double.NaN, false, Quantity.COUNT,
-            Source.PROBE, Level.SAMPLE, Level.STEP);
+            Source.PROBE, Level.SAMPLE, Level.STEP),
+    /**
+     * How fast the server's CPUs ran through the window, against their own best: a fixed 10 ms loop
+     * timed in its thread's CPU time on each of them, about every 2 s, its fastest tenth over the run
+     * over its time inside the window, averaged (1 at full speed, 0.8 when the host took a fifth of the
+     * CPUs away). It says what the window measured, not the server, so compare does not weigh it.
+     */
+    SERVER_SPEED("server_speed", "server CPUs' speed", "", Digits.decimals(3), Better.HIGHER, Double.NaN, false,
+            Quantity.NUMBER, Source.PROBE, Level.SAMPLE, Level.STEP),
+    /** As {@link #SERVER_SPEED}, on the load driver's and memcached's CPUs. */
+    LOAD_SPEED("load_speed", "load CPUs' speed", "", Digits.decimals(3), Better.HIGHER, Double.NaN, false,
+            Quantity.NUMBER, Source.PROBE, Level.SAMPLE, Level.STEP);
 
     /** Which way a figure is better. */
     public enum Better {

@@ -36,7 +36,8 @@ class FigureTest {
     @Test
     void theProbesFiguresAreThoseOfTheirLevel() {
         assertThat(Figure.probed(Figure.Level.SAMPLE)).containsExactly(Figure.BYTES_IN, Figure.BYTES_OUT, Figure.RECOVERY,
-                Figure.UNRECOVERED, Figure.FAULT_STATUS, Figure.FAULT_TIMEOUTS, Figure.FAULT_CONNECTION, Figure.WRONG);
+                Figure.UNRECOVERED, Figure.FAULT_STATUS, Figure.FAULT_TIMEOUTS, Figure.FAULT_CONNECTION, Figure.WRONG,
+                Figure.SERVER_SPEED, Figure.LOAD_SPEED);
         assertThat(Figure.probed(Figure.Level.OPERATION)).isEmpty();
     }
 
