@@ -115,7 +115,9 @@ final class RunRecorder {
     }
 
     List<StepAggregate> aggregates() {
-        Map<ResultRow.StepKey, StepPools> pools = StepPools.of(byStep);
+        Map<ResultRow.StepKey, List<Sample>> kept = new LinkedHashMap<>();
+        byStep.forEach((key, samples) -> kept.put(key, StepAggregate.kept(samples)));
+        Map<ResultRow.StepKey, StepPools> pools = StepPools.of(kept);
         return byStep.entrySet().stream()
                 .map(e -> StepAggregate.of(e.getValue(), pools.get(e.getKey())).held(target, plannedForks)).toList();
     }
