@@ -130,7 +130,7 @@ public final class SpeedReference implements AutoCloseable {
     public void nudge(Duration after) {
         long at = System.nanoTime() + after.toNanos();
         for (Worker w : workers) {
-            w.nextAt = Math.min(w.nextAt, at);
+            w.nudgeAt = Math.min(w.nudgeAt, at);
             LockSupport.unpark(w.thread);
         }
     }
@@ -222,7 +222,10 @@ public final class SpeedReference implements AutoCloseable {
         private final Pinner pinner;
         private final CountDownLatch ready;
         private final List<Reading> readings = new ArrayList<>();
+        /** When the next probe of the period is due ({@link System#nanoTime}). */
         volatile long nextAt = Long.MAX_VALUE;
+        /** When a probe was asked for ({@link #nudge}); kept apart so that a probe under way cannot lose it. */
+        volatile long nudgeAt = Long.MAX_VALUE;
         volatile boolean stop;
         volatile long tid = -1;
         volatile long lastCpuNanos;
@@ -267,13 +270,18 @@ public final class SpeedReference implements AutoCloseable {
             }
             nextAt = System.nanoTime() + period.toNanos();
             while (!stop) {
-                long wait = nextAt - System.nanoTime();
+                long wait = Math.min(nextAt, nudgeAt) - System.nanoTime();
                 if (wait > 0) {
                     LockSupport.parkNanos(this, wait);
                     continue;
                 }
+                long started = System.nanoTime();
                 probe(loop);
-                nextAt = Math.max(nextAt, System.nanoTime()) + period.toNanos();
+                if (nudgeAt <= started) {
+                    nudgeAt = Long.MAX_VALUE;
+                }
+                // The period goes on from this probe, asked for or due.
+                nextAt = started + period.toNanos();
             }
             lastCpuNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         }
