@@ -19,9 +19,10 @@ import java.util.Arrays;
  *
  * <p>Why {@value #LOOP_MS} ms: a loop times its own jitter too (a timer tick, an interrupt, a cache
  * line evicted by a context switch), and the shorter the loop the larger that jitter's share. Timed
- * on an idle pinned CPU ({@code ./testbed machine --loop-lengths 0.3,1,3,10,30}), a 0.3 ms loop
- * scattered by several per cent and read "under 0.9" in most of its probes with nothing slowing the
- * CPU; 10 ms is the shortest whose scatter stayed under 1 % (docs/FINDINGS.md has the readings).
+ * on a pinned CPU ({@code ./testbed machine --loop-lengths 0.3,1,3,10,30}), the short loops read two
+ * to three times as many slow probes as the 10 ms one in the same rounds, and 30 ms was no steadier;
+ * on a quiet machine a 0.3 ms loop read "under 0.9" in most of its probes and the 10 ms one scattered
+ * by 0.6 % (docs/FINDINGS.md has the readings).
  */
 public final class MachineSpeed {
     /** The validated loop's length at full speed, in milliseconds. */
