@@ -186,6 +186,14 @@ final class RunCommand implements Callable<Integer> {
             + " the most contended monitors")
     boolean jfr;
 
+    @Option(names = "--slow-machine", paramLabel = "RATIO", defaultValue = "0.9",
+            description = "A window in which the server's or the load CPUs ran under RATIO of their full speed (a 10 ms"
+                    + " loop timed on each CPU of the run about every 2 s: samples.csv's server_speed and load_speed) is"
+                    + " left out of its step's figure and measured again, at most twice a window and within --budget;"
+                    + " counted in steps.csv (slow_machine_samples, slow_machine_retakes) and said on the console; 0 keeps"
+                    + " every window (default: ${DEFAULT-VALUE})")
+    double slowMachine;
+
     @Option(names = "--out", paramLabel = "DIR", description = "The run folder (default: results/<run-id>)")
     Path out;
 
@@ -386,7 +394,7 @@ final class RunCommand implements Callable<Integer> {
         RunSettings settings = new RunSettings(
                 new RunSettings.Output(repo, folder.toAbsolutePath(), id, p.label(), spec.commandLine().getParseResult().originalArgs()),
                 load(p, plan, d), servers(selected, place.pinning(serverCpus, loadCpus, memcachedCpus)),
-                new RunSettings.Observation(Optional.ofNullable(flamegraph), counters, jfr),
+                new RunSettings.Observation(Optional.ofNullable(flamegraph), counters, jfr, slowMachine(slowMachine)),
                 conditionSets, Optional.ofNullable(capacity), remote, price.list(), Optional.ofNullable(load),
                 precision(p, selected.size()));
         checkLimits(settings);
@@ -731,5 +739,13 @@ final class RunCommand implements Callable<Integer> {
 
     private Path root() {
         return RepositoryRoot.resolve(root != null || main == null ? root : main.root);
+    }
+
+    /** {@code --slow-machine}: a share of full speed, 0 (off) to 1. */
+    static double slowMachine(double ratio) {
+        if (!(ratio >= 0 && ratio <= 1)) {
+            throw new IllegalArgumentException("--slow-machine takes a share of full speed from 0 (off) to 1, not " + ratio);
+        }
+        return ratio;
     }
 }

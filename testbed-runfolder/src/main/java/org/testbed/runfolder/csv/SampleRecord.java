@@ -25,10 +25,19 @@ import org.testbed.runfolder.figure.Figure;
  * @param saturation whether the server waited for CPUs, its listen queue or its cgroup's quota in this sample's
  *                   window ({@link Saturation#UNKNOWN} when not read)
  * @param measured the probes' figures ({@link Measured}): their columns follow the declared figures
+ * @param leftOut whether it is left out of its step's figure: its window ran while the machine was slow
+ *                ({@code --slow-machine}; {@link Figure#SERVER_SPEED}, {@link Figure#LOAD_SPEED}), so the step's
+ *                median, spread and comparison are its other samples' (all of them when every one was slow)
  */
 public record SampleRecord(StepKey key, int repeat, int iteration, Figures figures, StepRecord.OpenModel open,
                            Caveats caveats, String raw, long tlsHandshakes, long gzipResponses, Saturation saturation,
-                           Measured measured) {
+                           Measured measured, boolean leftOut) {
+
+    /** A sample in its step's figure. */
+    public SampleRecord(StepKey key, int repeat, int iteration, Figures figures, StepRecord.OpenModel open, Caveats caveats,
+                        String raw, long tlsHandshakes, long gzipResponses, Saturation saturation, Measured measured) {
+        this(key, repeat, iteration, figures, open, caveats, raw, tlsHandshakes, gzipResponses, saturation, measured, false);
+    }
 
     /** A sample without probes' figures. */
     public SampleRecord(StepKey key, int repeat, int iteration, Figures figures, StepRecord.OpenModel open, Caveats caveats,
@@ -124,12 +133,13 @@ public record SampleRecord(StepKey key, int repeat, int iteration, Figures figur
     private static final Column<SampleRecord> ITERATION = Column.count("iteration", SampleRecord::iteration);
     private static final Column<SampleRecord> OTHER_LOAD_PCT = Column.decimal("other_load_pct", 1, s -> s.caveats.otherLoadPct());
     private static final Column<SampleRecord> LOAD_SATURATED = Column.flag("load_saturated", s -> s.caveats.loadSaturated());
+    private static final Column<SampleRecord> LEFT_OUT = Column.flag("left_out", SampleRecord::leftOut);
 
     /** samples.csv's columns, in order. */
     public static final List<Column<SampleRecord>> COLUMNS = Stream.concat(Stream.of(VARIANT, SCENARIO, CONCURRENCY,
             TARGET_RPS, REPEAT, RPS, LAT_P99, CPU, ERRORS, LAT_P99_UNCORRECTED, SCHEDULE_LAG_P99, WARMUP_S, STEADY, RAW,
             WARMUP_SETTLED, CONDITIONS, TLS_HANDSHAKES, GZIP_RESPONSES, ITERATION, OTHER_LOAD_PCT, LOAD_SATURATED),
-            Stream.concat(Saturation.columnsOf(SampleRecord::saturation).stream(),
+            Stream.concat(Stream.concat(Saturation.columnsOf(SampleRecord::saturation).stream(), Stream.of(LEFT_OUT)),
                     Measured.columns(Figure.Level.SAMPLE, SampleRecord::measured).stream())).toList();
 
     /** Reads a sample back; a column an older runner did not write reads as the benign value (steady, settled, quiet). */
@@ -143,12 +153,18 @@ public record SampleRecord(StepKey key, int repeat, int iteration, Figures figur
                 new Caveats(v.decimal(WARMUP_S), v.flag(WARMUP_SETTLED, true), v.flag(STEADY, true),
                         v.decimal(OTHER_LOAD_PCT, 0), v.flag(LOAD_SATURATED)),
                 v.text(RAW), v.count(TLS_HANDSHAKES), v.count(GZIP_RESPONSES), Saturation.read(v),
-                Measured.read(v, Figure.Level.SAMPLE));
+                Measured.read(v, Figure.Level.SAMPLE), v.flag(LEFT_OUT));
     }
 
     /** This sample as if measured under {@code other}: how a comparison of two conditions matches their steps. */
     public SampleRecord withConditions(Conditions other) {
         return new SampleRecord(new StepKey(key.variant(), key.scenario(), key.concurrency(), key.targetRps(), other),
-                repeat, iteration, figures, open, caveats, raw, tlsHandshakes, gzipResponses, saturation, measured);
+                repeat, iteration, figures, open, caveats, raw, tlsHandshakes, gzipResponses, saturation, measured, leftOut);
+    }
+
+    /** This sample left out of its step's figure, or taken back in. */
+    public SampleRecord leftOut(boolean out) {
+        return new SampleRecord(key, repeat, iteration, figures, open, caveats, raw, tlsHandshakes, gzipResponses, saturation,
+                measured, out);
     }
 }

@@ -198,8 +198,18 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
      * @param notSteadySamples how many of the samples still trended within their own window
      * @param warmupUnsettledSamples how many samples followed a warm-up that reached its limit before the
      *                               server was steady (throughput still rising or the JIT still compiling)
+     * @param slowMachineSamples how many of its windows ran while the machine was slow ({@code --slow-machine};
+     *                           samples.csv's {@code left_out}): left out of the step's figure
+     * @param slowMachineRetakes how many windows were measured again because one ran on a slow machine
+     * @param slowMachineFigure every window of the step ran slow, so its figure is theirs, none left out
      */
-    public record Steadiness(double warmupS, int notSteadySamples, int warmupUnsettledSamples) {
+    public record Steadiness(double warmupS, int notSteadySamples, int warmupUnsettledSamples, int slowMachineSamples,
+                             int slowMachineRetakes, boolean slowMachineFigure) {
+        /** A step on a machine that never ran slow. */
+        public Steadiness(double warmupS, int notSteadySamples, int warmupUnsettledSamples) {
+            this(warmupS, notSteadySamples, warmupUnsettledSamples, 0, 0, false);
+        }
+
         /** Whether every sample was steady within its own window. */
         public boolean steady() {
             return notSteadySamples == 0;
@@ -351,6 +361,9 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
     private static final Column<StepRecord> PRECISION = Column.text("precision", s -> s.precision.status());
     private static final Column<StepRecord> CPU_CLOCK = Column.text("cpu_clock", s -> s.server.cpuClock());
     private static final Column<StepRecord> LISTEN_OVERFLOW_SAMPLES = Column.count("listen_overflow_samples", s -> s.server.listenOverflowSamples());
+    private static final Column<StepRecord> SLOW_MACHINE_SAMPLES = Column.count("slow_machine_samples", s -> s.steadiness.slowMachineSamples());
+    private static final Column<StepRecord> SLOW_MACHINE_RETAKES = Column.count("slow_machine_retakes", s -> s.steadiness.slowMachineRetakes());
+    private static final Column<StepRecord> SLOW_MACHINE_FIGURE = Column.flag("slow_machine_figure", s -> s.steadiness.slowMachineFigure());
 
     /** steps.csv's columns, in order. */
     public static final List<Column<StepRecord>> COLUMNS = Stream.of(
@@ -365,7 +378,7 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
             List.of(FORKS, ADDED_FORKS, RPS_HALF_WIDTH, P99_HALF_WIDTH, CPU_HALF_WIDTH),
             RPS_SCATTER.columns(), P99_SCATTER.columns(), CPU_SCATTER.columns(),
             List.of(PRECISION_TARGET, PRECISION, CPU_CLOCK),
-            List.of(LISTEN_OVERFLOW_SAMPLES),
+            List.of(LISTEN_OVERFLOW_SAMPLES, SLOW_MACHINE_SAMPLES, SLOW_MACHINE_RETAKES, SLOW_MACHINE_FIGURE),
             Measured.columns(Figure.Level.STEP, StepRecord::measured))
             .flatMap(List::stream).toList();
 
@@ -389,7 +402,8 @@ public record StepRecord(StepKey key, DriverSide driver, ServerSide server, Load
                         heatmap.isEmpty() ? Optional.empty() : Optional.of(heatmap)),
                 new Repeats(repeats, RPS.read(v, repeats, confidence), P99.read(v, repeats, confidence),
                         CPU.read(v, repeats, confidence)),
-                new Steadiness(v.decimal(WARMUP_S), v.integer(NOT_STEADY_SAMPLES), v.integer(WARMUP_UNSETTLED)),
+                new Steadiness(v.decimal(WARMUP_S), v.integer(NOT_STEADY_SAMPLES), v.integer(WARMUP_UNSETTLED),
+                        v.integer(SLOW_MACHINE_SAMPLES), v.integer(SLOW_MACHINE_RETAKES), v.flag(SLOW_MACHINE_FIGURE)),
                 new OpenModel(v.decimal(LAT_P99_UNCORRECTED), v.decimal(SCHEDULE_LAG_P99)),
                 new Cost(v.decimal(PRICE_PER_HOUR), v.decimal(SERVER_SHARE), v.decimal(COST_PER_MILLION), v.decimal(COST_CI_LOW),
                         v.decimal(COST_CI_HIGH)),

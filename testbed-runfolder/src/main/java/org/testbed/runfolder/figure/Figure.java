@@ -130,7 +130,18 @@ public enum Figure {
      * It says how the window ended, not how fast the server is: compare does not weigh it.
      */
     UNFINISHED("unfinished", "unfinished requests", "", Digits.decimals(0), Better.LOWER, Double.NaN, false,
-            Quantity.COUNT, Source.PROBE, Level.SAMPLE, Level.STEP);
+            Quantity.COUNT, Source.PROBE, Level.SAMPLE, Level.STEP),
+    /**
+     * How fast the server's CPUs ran through the window, against their own best: a fixed 10 ms loop
+     * timed in its thread's CPU time on each of them, about every 2 s, its fastest tenth over the run
+     * over its time inside the window, averaged (1 at full speed, 0.8 when the host took a fifth of the
+     * CPUs away). It says what the window measured, not the server, so compare does not weigh it.
+     */
+    SERVER_SPEED("server_speed", "server CPUs' speed", "", Digits.decimals(3), Better.HIGHER, Double.NaN, false,
+            Quantity.NUMBER, Source.PROBE, Level.SAMPLE, Level.STEP),
+    /** As {@link #SERVER_SPEED}, on the load driver's and memcached's CPUs. */
+    LOAD_SPEED("load_speed", "load CPUs' speed", "", Digits.decimals(3), Better.HIGHER, Double.NaN, false,
+            Quantity.NUMBER, Source.PROBE, Level.SAMPLE, Level.STEP);
 
     /** Which way a figure is better. */
     public enum Better {

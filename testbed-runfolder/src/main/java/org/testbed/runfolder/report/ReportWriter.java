@@ -148,7 +148,7 @@ public final class ReportWriter {
         Map<ResultRow.StepKey, List<SampleRecord>> byStep = new HashMap<>();
         samples.forEach(s -> byStep.computeIfAbsent(s.key(), k -> new ArrayList<>()).add(s));
         for (int i = 0; i < rows.size(); i++) {
-            List<SampleRecord> step = byStep.getOrDefault(rows.get(i).key(), List.of());
+            List<SampleRecord> step = SamplesCsv.kept(byStep.getOrDefault(rows.get(i).key(), List.of()));
             if (step.stream().mapToInt(SampleRecord::repeat).distinct().count() < 2) {
                 continue;
             }

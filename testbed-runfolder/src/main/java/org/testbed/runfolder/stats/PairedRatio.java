@@ -70,10 +70,17 @@ public final class PairedRatio {
                 byKey.put(key(w), w.value());
             }
         }
-        Map<Integer, List<Double>> ratios = new TreeMap<>();
+        // A window measured again (a retake on a slow machine) keeps its fork and round: the last one counts.
+        Map<Long, Window> lastOfB = new java.util.LinkedHashMap<>();
         for (Window w : b) {
+            if (usable(w.value())) {
+                lastOfB.put(key(w), w);
+            }
+        }
+        Map<Integer, List<Double>> ratios = new TreeMap<>();
+        for (Window w : lastOfB.values()) {
             Double other = byKey.get(key(w));
-            if (other != null && usable(w.value())) {
+            if (other != null) {
                 ratios.computeIfAbsent(w.fork(), f -> new ArrayList<>()).add(w.value() / other);
             }
         }

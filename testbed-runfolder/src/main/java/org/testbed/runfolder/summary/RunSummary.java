@@ -36,7 +36,7 @@ public record RunSummary(String runId, List<Ranking> rankings, List<Finding> fin
         List<ResultRow> rows = ResultsCsv.read(dir.resolve(ResultsCsv.FILE));
         Map<ResultRow.StepKey, StepRecord> steps = new LinkedHashMap<>();
         StepsCsv.TABLE.read(dir.resolve(StepsCsv.FILE)).forEach(s -> steps.put(s.key(), s));
-        Map<ResultRow.StepKey, List<SampleRecord>> samples = SamplesCsv.byStep(SamplesCsv.TABLE.read(dir.resolve(SamplesCsv.FILE)));
+        Map<ResultRow.StepKey, List<SampleRecord>> samples = SamplesCsv.keptByStep(SamplesCsv.TABLE.read(dir.resolve(SamplesCsv.FILE)));
         List<CapacityCsv.Summary> capacities = CapacityCsv.summaries(CapacityCsv.TABLE.read(dir.resolve(CapacityCsv.FILE)));
         String runId = rows.isEmpty() ? dir.getFileName().toString() : rows.get(0).origin().runId();
         return new RunSummary(runId, Ranking.of(rows, steps, samples), FindingRules.of(rows, steps, samples, capacities));

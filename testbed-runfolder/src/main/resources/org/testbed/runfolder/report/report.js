@@ -485,6 +485,17 @@
         'their latency tail holds connect retries, not service time. Their p99 is marked "(connect retries)" in the tables: ' +
         retried.map(function (r) { return r.variant + ' ' + r.scenario + ' ' + levelLabel(r); }).join(', ') + '.');
     }
+    // Windows the machine ran slow in (--slow-machine): left out of their step's figure, or measured again.
+    var slowMachine = rows.filter(function (r) { return r.step && (num(r.step.slow_machine_samples) > 0 || num(r.step.slow_machine_retakes) > 0); });
+    if (slowMachine.length) {
+      html('p', {'class': 'note flag', id: 'slow-machine'}, main, slowMachine.length + ' of ' + rows.length + ' steps had windows in which ' +
+        'the machine ran slow (a fixed loop timed on the server\'s or the load CPUs under --slow-machine of its best): those windows are left out ' +
+        'of the step\'s figure (samples.csv left_out), and were measured again while the run allowed. Steps, windows left out and windows measured again: ' +
+        slowMachine.map(function (r) {
+          return r.variant + ' ' + r.scenario + ' ' + levelLabel(r) + ' (' + num(r.step.slow_machine_samples) + ' left out, ' +
+            num(r.step.slow_machine_retakes) + ' measured again' + (r.step.slow_machine_figure === true || r.step.slow_machine_figure === 'true' ? '; every window was slow: the figure is theirs' : '') + ')';
+        }).join(', ') + '.');
+    }
     var cutShort = rows.filter(function (r) { return r.step && num(r.step.warmup_unsettled_samples) > 0; });
     if (cutShort.length) {
       html('p', {'class': 'note flag', id: 'warmup-cut-short'}, main, cutShort.length + ' of ' + rows.length + ' steps followed a warm-up that reached ' +

@@ -37,7 +37,7 @@ class FigureTest {
     void theProbesFiguresAreThoseOfTheirLevel() {
         assertThat(Figure.probed(Figure.Level.SAMPLE)).containsExactly(Figure.BYTES_IN, Figure.BYTES_OUT, Figure.RECOVERY,
                 Figure.UNRECOVERED, Figure.FAULT_STATUS, Figure.FAULT_TIMEOUTS, Figure.FAULT_CONNECTION, Figure.WRONG,
-                Figure.UNFINISHED);
+                Figure.UNFINISHED, Figure.SERVER_SPEED, Figure.LOAD_SPEED);
         assertThat(Figure.probed(Figure.Level.OPERATION)).isEmpty();
     }
 

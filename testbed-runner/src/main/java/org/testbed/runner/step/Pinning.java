@@ -99,7 +99,7 @@ public record Pinning(String serverCpus, String loadCpus, String memcachedCpus) 
         return CpuList.parse(list);
     }
 
-    static String format(List<Integer> cpus) {
+    public static String format(List<Integer> cpus) {
         StringBuilder out = new StringBuilder();
         for (int cpu : cpus) {
             if (out.length() > 0) {
@@ -129,7 +129,7 @@ public record Pinning(String serverCpus, String loadCpus, String memcachedCpus) 
     }
 
     /** Moves one thread ({@code taskset -p -c}, a thread id as the kernel numbers it) to {@code cpus}. */
-    static void pinThread(long tid, String cpus) throws IOException {
+    public static void pinThread(long tid, String cpus) throws IOException {
         taskset("-p", "-c", cpus, Long.toString(tid));
     }
 

@@ -87,6 +87,11 @@ public final class Progress {
         remainingVariants++;
     }
 
+    /** A window measured again because the one before ran on a slow machine: one more sample of {@code d}. */
+    void retake(Duration d) {
+        totalSteps++;
+    }
+
     /** A measured window has passed. */
     public void planned(Duration d) {
         remainingMeasuredMillis = Math.max(0, remainingMeasuredMillis - d.toMillis());
@@ -133,7 +138,8 @@ public final class Progress {
                         + sample.probed().recording().map(RecordingLine::headline).orElse(""),
                 step.load().loadSidePct(), step.load().saturated() ? " SATURATED" : "",
                 step.load().otherLoadPct() > LoadAccounting.NOISE_PCT
-                        ? String.format(Locale.ROOT, "  NOT QUIET (%.0f%% other load)", step.load().otherLoadPct()) : "",
+                        ? String.format(Locale.ROOT, "  NOT QUIET (%.0f%% other load)", step.load().otherLoadPct()) : ""
+                        + (sample.sample().leftOut() ? "  SLOW MACHINE (" + SlowWindows.speeds(sample.sample().measured()) + ")" : ""),
                 (sample.sample().caveats().steady() ? "" : "  NOT STEADY") + (sample.sample().caveats().warmupSettled() ? "" : "  WARM-UP CUT SHORT"),
                 row.throughput().errors() > 0 ? "  errors " + row.throughput().errors() : "",
                 unfinished(sample.sample().measured()) + spread, eta());

@@ -126,7 +126,9 @@ final class RunRecorder {
     }
 
     List<StepAggregate> aggregates() {
-        Map<ResultRow.StepKey, StepPools> pools = StepPools.of(byStep);
+        Map<ResultRow.StepKey, List<Sample>> kept = new LinkedHashMap<>();
+        byStep.forEach((key, samples) -> kept.put(key, StepAggregate.kept(samples)));
+        Map<ResultRow.StepKey, StepPools> pools = StepPools.of(kept);
         return byStep.entrySet().stream().sorted(java.util.Comparator.comparingInt(e -> order.get(e.getKey())))
                 .map(e -> StepAggregate.of(e.getValue(), pools.get(e.getKey())).held(target, plannedForks)).toList();
     }

@@ -131,8 +131,16 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
      *                   or {@code wall} (wall clock: where threads wait too)
      * @param counters whether to count the server's events with perf stat during each step ({@code counters.csv})
      * @param jfr whether to record each step's server with JDK Flight Recorder ({@code jfr.csv}, the recordings in {@code raw/})
+     * @param slowMachine {@code --slow-machine}: a window whose server or load CPUs ran under this share of their
+     *                    full speed ({@code server_speed}, {@code load_speed}) is left out of its step's figure and
+     *                    measured again while the run allows ({@link SlowWindows}); 0 keeps every window
      */
-    public record Observation(Optional<String> flamegraph, boolean counters, boolean jfr) {
+    public record Observation(Optional<String> flamegraph, boolean counters, boolean jfr, double slowMachine) {
+
+        /** With the default {@code --slow-machine}. */
+        public Observation(Optional<String> flamegraph, boolean counters, boolean jfr) {
+            this(flamegraph, counters, jfr, SlowWindows.DEFAULT_RATIO);
+        }
 
         /** Without flight recordings. */
         public Observation(Optional<String> flamegraph, boolean counters) {

@@ -24,6 +24,7 @@ import org.testbed.runfolder.report.ReportWriter;
 import org.testbed.runfolder.summary.RunSummary;
 import org.testbed.runner.env.Environment;
 import org.testbed.runner.flame.Flamegraphs;
+import org.testbed.runner.problem.Problem;
 import org.testbed.runner.problem.Problems;
 import org.testbed.ssh.ConnectionLostException;
 import org.testbed.variant.Variant;
@@ -62,6 +63,7 @@ public final class Runner {
         Optional<String> flameMode = settings.observation().flamegraph();
         Flamegraphs flamegraphs = flameMode.isPresent() ? Flamegraphs.prepare(out.resolve("flame"), flameMode.get()) : null;
         Progress progress = announce(recorder, javas.size());
+        MachineReference machine = startMachineReference(runStart, progress);
 
         LoadHosts loadHosts = null;
         try {
@@ -72,7 +74,7 @@ public final class Runner {
                     + " = price per hour × share / (req/s × 3600) × 1e6 (steps.csv's cost_per_million)"));
             LoadHosts hosts = loadHosts;
             new RunSessions(settings, progress, recorder, problems, hosting, under -> new StepMeasurement(under, flamegraphs,
-                    hosting, problems, pricing, hosts)).run(javas, runStart);
+                    hosting, problems, pricing, hosts, machine)).run(javas, runStart);
         } catch (ConnectionLostException e) {
             // A load host lost while connecting: nothing was measured; the report and environment.json are still written.
             problems.machineLost(e.getMessage());
@@ -82,6 +84,11 @@ public final class Runner {
                 loadHosts.close();
             }
             hosting.close();
+            String cost = machine.cost(System.nanoTime() - runStart);
+            machine.close();
+            if (!cost.isEmpty()) {
+                progress.info(cost);
+            }
         }
         env = RunEnvironment.finished(hosting.describe(env), settings, started,
                 Optional.ofNullable(flamegraphs).map(Flamegraphs::describe), problems.texts(), jdks.skipped());
@@ -103,6 +110,22 @@ public final class Runner {
         Environment.cpus(); // counted before this process is pinned
         Pinning.allowedCpusAtStart();
         Pinning.pin(ProcessHandle.current().pid(), settings.servers().pinning().loadCpus());
+    }
+
+    /**
+     * The machine speed reference on every CPU of the run, for the whole run ({@link MachineReference});
+     * a run whose reference cannot start (its threads cannot be pinned) says so and goes on without it.
+     */
+    private MachineReference startMachineReference(long runStart, Progress progress) throws InterruptedException {
+        try {
+            MachineReference machine = MachineReference.start(settings, runStart);
+            progress.info(machine.describe());
+            return machine;
+        } catch (IOException e) {
+            problems.report(Problem.of("the machine speed reference: " + e.getMessage() + "; no window's speed is read"));
+            progress.info("!! the machine speed reference did not start: " + e.getMessage());
+            return MachineReference.NONE;
+        }
     }
 
     /** The progress of a run of {@code variants} variants, once it has said what it will do. */

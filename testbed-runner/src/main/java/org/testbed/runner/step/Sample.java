@@ -25,6 +25,11 @@ record Sample(ResultRow row, StepRecord step, SampleRecord sample, List<Operatio
         operations = operations == null ? List.of() : List.copyOf(operations);
     }
 
+    /** This sample left out of its step's figure: its window ran on a slow machine ({@link SlowWindows}). */
+    Sample leftOut() {
+        return new Sample(row, step, sample.leftOut(true), operations, probed);
+    }
+
     ResultRow.StepKey key() {
         return row.key();
     }

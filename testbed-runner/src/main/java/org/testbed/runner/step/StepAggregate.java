@@ -25,7 +25,10 @@ import org.testbed.runfolder.figure.Figure;
  * taken from the median sample(s) so that it adds up to the median; the spread of throughput, p99 and CPU per request
  * with the confidence interval of their centre, fork by fork ({@link #spread}); a step is saturated if any sample was, and
  * counts the samples whose listen queue overflowed. The load-side
- * details and the raw file are those of the sample whose throughput is the median.
+ * details and the raw file are those of the sample whose throughput is the median. A sample whose
+ * window ran on a slow machine ({@link SlowWindows}, samples.csv's {@code left_out}) is left out of
+ * all of it and counted, unless every sample of the step was ({@link #kept}); a window measured
+ * again shares its fork and iteration with the one it replaces, and is counted as a retake.
  */
 record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judged judged) {
 
@@ -58,10 +61,14 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
     }
 
     /** @param pools the run's spread between forks of the step's scenario, to lean on ({@link StepPools}) */
-    static StepAggregate of(List<Sample> samples, StepPools pools) {
-        if (samples.isEmpty()) {
+    static StepAggregate of(List<Sample> all, StepPools pools) {
+        if (all.isEmpty()) {
             throw new IllegalArgumentException("a step without samples");
         }
+        List<Sample> samples = kept(all);
+        boolean slowFigure = all.stream().allMatch(s -> s.sample().leftOut());
+        int slowSamples = (int) all.stream().filter(s -> s.sample().leftOut()).count();
+        int retakes = all.size() - (int) all.stream().map(s -> s.sample().repeat() + "/" + s.sample().iteration()).distinct().count();
         Sample typical = samples.stream().sorted(Comparator.comparingDouble(s -> s.row().throughput().rps()))
                 .toList().get((samples.size() - 1) / 2);
         ResultRow t = typical.row();
@@ -88,7 +95,8 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
         StepRecord step = typical.step().with(precision).over(new StepRecord.Repeats(samples.size(), rps, p99, cpu),
                 new StepRecord.Steadiness(median(samples, s -> s.sample().caveats().warmupS()),
                         (int) samples.stream().filter(s -> !s.sample().caveats().steady()).count(),
-                        (int) samples.stream().filter(s -> !s.sample().caveats().warmupSettled()).count()),
+                        (int) samples.stream().filter(s -> !s.sample().caveats().warmupSettled()).count(),
+                        slowSamples, retakes, slowFigure),
                 new StepRecord.OpenModel(median(samples, s -> s.sample().open().latP99UncorrectedMs()),
                         median(samples, s -> s.sample().open().scheduleLagP99Ms())),
                 samples.stream().anyMatch(s -> s.step().load().saturated()),
@@ -100,6 +108,15 @@ record StepAggregate(ResultRow row, StepRecord step, List<Sample> samples, Judge
         Judged judged = new Judged(judged(projection.rps(), rps), judged(projection.p99(), p99), judged(projection.cpu(), cpu),
                 projection);
         return new StepAggregate(row, step, List.copyOf(samples), judged);
+    }
+
+    /**
+     * The samples a step's figure is made of: those whose window did not run on a slow machine, or all
+     * of them when every one did (steps.csv's {@code slow_machine_figure} says so).
+     */
+    static List<Sample> kept(List<Sample> samples) {
+        List<Sample> kept = samples.stream().filter(s -> !s.sample().leftOut()).toList();
+        return kept.isEmpty() ? samples : kept;
     }
 
     private static ForkedSamples.Estimate forkUnit(List<Sample> samples, ToDoubleFunction<Sample> figure, ForkPool pool) {

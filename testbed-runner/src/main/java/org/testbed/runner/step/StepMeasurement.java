@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -47,6 +48,7 @@ final class StepMeasurement {
     private final Optional<Pricing> pricing;
     private final LoadDrivers drivers;
     private final SampleRecords records;
+    private final MachineReference machine;
 
     /**
      * @param flamegraphs the profiler, or null without {@code --flamegraph}
@@ -55,9 +57,11 @@ final class StepMeasurement {
      * @param problems where a failure that does not stop the step (a lost flame graph) is reported
      * @param pricing the run's price on the server's machine, or empty without one
      * @param loadHosts with {@code --load-hosts}: JMeter's engines there, or null
+     * @param machine the run's machine speed reference, read beside every window, and what a slow window becomes
      */
     StepMeasurement(RunSettings settings, Flamegraphs flamegraphs, ServerHosting hosting, Problems problems,
-                    Optional<Pricing> pricing, LoadEngines loadHosts) {
+                    Optional<Pricing> pricing, LoadEngines loadHosts, MachineReference machine) {
+        this.machine = machine;
         this.settings = settings;
         this.probes = new Probes.Choice(settings.observation().jfr(), Optional.ofNullable(flamegraphs),
                 settings.observation().counters(), settings.conditions().metrics());
@@ -74,7 +78,9 @@ final class StepMeasurement {
         ProbedStep step = new ProbedStep(served.variant().name(), slug(plan), settings.output().out(),
                 plan.key(served.variant().name(), settings.conditions()), plan.repeat(), plan.iteration());
         Files.createDirectories(step.file("raw", ".txt").getParent());
-        Probes observed = Probes.forStep(probes, served.server(), step, faults(plan, step));
+        List<Probe> last = new ArrayList<>(machine.probes());
+        last.addAll(faults(plan, step));
+        Probes observed = Probes.forStep(probes, served.server(), step, last);
         try {
             return measure(served, plan, driver, observed, live, step);
         } finally {
@@ -203,7 +209,13 @@ final class StepMeasurement {
     private String slug(SamplePlan plan) {
         return plan.workload().name() + "-" + ResultRow.StepKey.levelSlug(plan.level().concurrency(), plan.level().rate())
                 + settings.conditionsSuffix() + (settings.load().repeat() > 1 ? "-r" + plan.repeat() : "")
-                + (settings.load().iterations() > 1 ? "-i" + plan.iteration() : "");
+                + (settings.load().iterations() > 1 ? "-i" + plan.iteration() : "")
+                + (plan.retake() > 0 ? "-again" + plan.retake() : "");
+    }
+
+    /** What a window the machine ran slow in becomes ({@code --slow-machine}). */
+    SlowWindows slowWindows() {
+        return machine.rule();
     }
 
     /** The run's price on the server's machine, or empty without one. */

@@ -199,14 +199,31 @@ final class VariantSession {
             ServerReadiness.preload(served.server().baseUri(),
                     started.scenarios().preload(started.scenarios().workload(name, started.keys() + "-pre")));
         }
-        Workload workload = started.scenarios().workload(name, started.keys() + "-" + name + "-" + slug
-                + (iteration > 1 ? "-i" + iteration : ""));
         try {
-            Sample sample = measurement.measure(served, new SamplePlan(workload, level, started.repeat(), iteration, warmUp),
-                    progress.live(step, settings.load().duration()));
-            recorder.record(sample);
-            progress.step(sample);
-            return sample;
+            SlowWindows slow = measurement.slowWindows();
+            for (int retake = 0; ; retake++) {
+                Workload workload = started.scenarios().workload(name, started.keys() + "-" + name + "-" + slug
+                        + (iteration > 1 ? "-i" + iteration : "") + (retake > 0 ? "-again" + retake : ""));
+                Sample sample = measurement.measure(served, new SamplePlan(workload, level, started.repeat(), iteration, warmUp,
+                        retake), progress.live(step, settings.load().duration()));
+                SlowWindows.Decision decision = slow.decide(sample.sample().measured(), retake, System.nanoTime(),
+                        settings.load().duration());
+                if (decision != SlowWindows.Decision.KEPT) {
+                    sample = sample.leftOut();
+                }
+                recorder.record(sample);
+                progress.step(sample);
+                if (decision == SlowWindows.Decision.KEPT) {
+                    return sample;
+                }
+                progress.info(slow.describe(step + (settings.load().iterations() > 1 ? " iteration " + iteration : "")
+                        + (retake > 0 ? " (retake " + retake + ")" : ""), sample.sample().measured(), decision, retake));
+                if (decision == SlowWindows.Decision.LEFT_OUT) {
+                    return sample;
+                }
+                progress.retake(settings.load().duration());
+                ServerReadiness.awaitHealthy(served.server().baseUri());
+            }
         } catch (ConnectionLostException e) {
             throw e.during(step);
         } catch (IOException e) {

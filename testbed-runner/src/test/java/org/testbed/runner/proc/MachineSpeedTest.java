@@ -34,8 +34,24 @@ class MachineSpeedTest {
     }
 
     @Test
+    void theCoefficientOfVariationIsTheLoopsScatter() {
+        long[] probes = {9_000_000, 11_000_000, 9_000_000, 11_000_000};
+        MachineSpeed.Summary s = MachineSpeed.Summary.of(probes);
+        // mean 10 ms, sample standard deviation sqrt(4 / 3) ms
+        assertThat(s.cvPct()).isCloseTo(100 * Math.sqrt(4.0 / 3) / 10, within(1e-9));
+        assertThat(s.probes()).isEqualTo(4);
+        assertThat(MachineSpeed.fullSpeedOf(probes)).isEqualTo(9_000_000);
+    }
+
+    @Test
+    void aLoopOfAnotherLengthScalesItsUnits() {
+        assertThat(MachineSpeed.unitsFor(java.time.Duration.ofMillis(3), 10_000_000, 10_000_000)).isEqualTo(3_000_000);
+        assertThat(MachineSpeed.unitsFor(java.time.Duration.ofNanos(300_000), 10_000_000, 20_000_000)).isEqualTo(150_000);
+    }
+
+    @Test
     void aProbeTakesCpuTimeOnThisThread() {
-        MachineSpeed probe = new MachineSpeed();
+        MachineSpeed probe = new MachineSpeed(300_000);
         for (int i = 0; i < 50; i++) {
             probe.probeNanos(); // let the JIT compile the loop
         }

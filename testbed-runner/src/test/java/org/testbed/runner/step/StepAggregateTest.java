@@ -82,6 +82,34 @@ class StepAggregateTest {
         assertThat(Runner.rotated(v, 3)).containsExactly("a", "b", "c");
     }
 
+    @Test
+    void aWindowOnASlowMachineIsLeftOutOfTheFigureAndCountedWithItsRetake() {
+        // Fork 1's window ran at 0.7 of full speed (1000 req/s) and was measured again (1400); fork 2 kept its window.
+        StepAggregate a = StepAggregate.of(List.of(
+                sample(1, 1000, 9.0, 0.030, 0.010, 0, false, true).leftOut(),
+                sample(1, 1400, 5.0, 0.020, 0.005, 0, false, true),
+                sample(2, 1500, 4.0, 0.020, 0.004, 0, false, true)));
+        assertThat(a.row().throughput().rps()).as("the median of the two kept windows").isEqualTo(1450);
+        assertThat(a.step().repeats().count()).isEqualTo(2);
+        assertThat(a.step().repeats().rps().min()).as("the slow window is in no spread").isEqualTo(1400);
+        assertThat(a.samples()).hasSize(2).noneMatch(s -> s.sample().leftOut());
+        assertThat(a.step().steadiness().slowMachineSamples()).isEqualTo(1);
+        assertThat(a.step().steadiness().slowMachineRetakes()).as("fork 1's window measured twice").isEqualTo(1);
+        assertThat(a.step().steadiness().slowMachineFigure()).isFalse();
+    }
+
+    @Test
+    void aStepWhoseEveryWindowRanSlowKeepsThemAllAndSaysSo() {
+        StepAggregate a = StepAggregate.of(List.of(
+                sample(1, 1000, 9.0, 0.030, 0.010, 0, false, true).leftOut(),
+                sample(2, 1200, 7.0, 0.030, 0.010, 0, false, true).leftOut()));
+        assertThat(a.row().throughput().rps()).isEqualTo(1100);
+        assertThat(a.step().repeats().count()).isEqualTo(2);
+        assertThat(a.step().steadiness().slowMachineSamples()).isEqualTo(2);
+        assertThat(a.step().steadiness().slowMachineRetakes()).isZero();
+        assertThat(a.step().steadiness().slowMachineFigure()).as("the figure is of slow windows only").isTrue();
+    }
+
     private static Sample sample(int repeat, double rps, double p99, double user, double sys, long errors, boolean saturated,
                                  boolean steady) {
         String raw = "raw/v/mix-c0064-r" + repeat + ".txt";
