@@ -19,7 +19,7 @@ class MeasuredTest {
     @Test
     void samplesCsvCarriesTheProbesFiguresAfterItsOwnColumns(@TempDir Path dir) throws Exception {
         String[] probed = {"bytes_in", "bytes_out", "recovery", "unrecovered", "fault_status", "fault_timeouts",
-                "fault_connection", "wrong", "unfinished"};
+                "fault_connection", "wrong", "unfinished", "server_speed", "load_speed"};
         assertThat(SamplesCsv.TABLE.names()).endsWith(probed);
         assertThat(StepsCsv.TABLE.names()).endsWith(probed);
         SampleRecord s = Records.sample(KEY, 1, 9000, 4.0, 0.05);
