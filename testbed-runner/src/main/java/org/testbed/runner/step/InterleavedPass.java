@@ -199,6 +199,7 @@ final class InterleavedPass {
     private void turn(List<Kept> group, Kept kept, Turn work) throws InterruptedException {
         long t0 = System.nanoTime();
         try {
+            hosting.turnOf(kept.member.session().settings());
             freezer.thaw(kept.pid());
             ServerReadiness.awaitHealthy(kept.started.server().baseUri());
             work.run();

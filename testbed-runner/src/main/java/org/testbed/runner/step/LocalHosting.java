@@ -95,6 +95,13 @@ final class LocalHosting implements ServerHosting {
      * MEMCACHED_SERVERS of a session: through the proxy when it has a store latency (set now) or a
      * fault of the connections (undelayed), else memcached directly.
      */
+    @Override
+    public void turnOf(RunSettings session) {
+        if (session.conditions().storeBehindProxy()) {
+            memcachedServers(session);
+        }
+    }
+
     private String memcachedServers(RunSettings session) {
         if (!session.conditions().storeBehindProxy()) {
             return memcachedServers;

@@ -90,6 +90,14 @@ interface ServerHosting extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * A server of {@code session} is about to be measured while the servers of other sessions are kept
+     * frozen ({@link InterleavedPass}): what the run shares between sessions is set for it again, i.e.
+     * the store latency of the one proxy every session behind it goes through.
+     */
+    default void turnOf(RunSettings session) {
+    }
+
     /** Stops what {@link #open} started. */
     @Override
     void close();

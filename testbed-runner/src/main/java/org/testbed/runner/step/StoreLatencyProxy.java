@@ -15,7 +15,8 @@ import org.testbed.toxiproxy.ToxiproxyProcess;
  * pinned with memcached (it is the store's side of the wire), with a proxy per memcached server. A
  * session under a store latency is given the proxies' addresses as its MEMCACHED_SERVERS, their
  * latency set before its server starts, and so is a session with a reset, undelayed; every other
- * session keeps the direct addresses. Sessions run one after another, so one latency at a time.
+ * session keeps the direct addresses. One latency at a time: sessions run one after another, or in
+ * turns, each turn setting its session's latency again ({@code ServerHosting#turnOf}).
  */
 final class StoreLatencyProxy implements AutoCloseable {
     private final ToxiproxyProcess toxiproxy;

@@ -67,6 +67,11 @@ final class VariantSession {
         this.problems = problems;
     }
 
+    /** The settings of this session's conditions. */
+    RunSettings settings() {
+        return settings;
+    }
+
     /** Starts the variant, measures every scenario's steps in it, and stops it. */
     VariantOutcome run(int index, int repeat, Variant variant, Path java, JdkInfo jdk)
             throws IOException, InterruptedException {
