@@ -186,7 +186,7 @@ class JMeterLoadHostsIT {
     private static List<String> arguments(Path out, String levels) {
         return new ArrayList<>(Arrays.asList("run", "--root", RunnerJar.ROOT.toString(), "--variants", "vertx",
                 "--driver", "jmeter", "--scenarios", "mix", "--concurrency", levels, "--duration", "3s", "--warmup", "1s",
-                "--forks", "1", "--iterations", "1", "--run-id", "jmeter-hosts", "--out", out.toString(),
+                "--forks", "1", "--iterations", "1", "--slow-machine", "0", "--run-id", "jmeter-hosts", "--out", out.toString(),
                 "--load-hosts", "root@" + first.address + ",root@" + second.address, "--local-address", first.hostAddress,
                 "--load-dir", work.resolve("load").toString(), "--identity", work.resolve("client_key").toString(),
                 "--ssh-option", "UserKnownHostsFile=" + work.resolve("known_hosts"), "--ssh-option", "StrictHostKeyChecking=yes"));
