@@ -200,7 +200,6 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
                                 Map<ResultRow.StepKey, List<JfrRecord>> recordedB, boolean oneRun) {
         Map<ResultRow.StepKey, ResultRow> byKeyB = index(b);
         Map<ResultRow.StepKey, ResultRow> byKeyA = index(a);
-        boolean sameRun = oneRun;
         RunPools poolsA = RunPools.of(byKeyA, samplesA);
         RunPools poolsB = RunPools.of(byKeyB, samplesB);
         List<Match> matched = new ArrayList<>();
@@ -226,7 +225,7 @@ public record Comparison(List<Match> matched, List<ResultRow.StepKey> onlyA, Lis
             List<SampleRecord> sb = samplesB.getOrDefault(e.getKey(), List.of());
             flags.addAll(caveats(sa, sb));
             List<Change> changes = new ArrayList<>();
-            boolean paired = sameRun && PairedRatio.of(windows(Figure.RPS, sa), windows(Figure.RPS, sb)).isPresent();
+            boolean paired = oneRun && PairedRatio.of(windows(Figure.RPS, sa), windows(Figure.RPS, sb)).isPresent();
             if (paired) {
                 flags.add("windows paired by fork and round (one run)");
             }
