@@ -10,6 +10,8 @@ import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,9 +44,47 @@ public final class Csv {
         Files.writeString(file, line(columns), StandardCharsets.UTF_8);
     }
 
-    /** Appends one line (the file is complete after every line, should a run be stopped). */
+    /**
+     * Appends one line in one write, so the file is complete after every line should a run be
+     * stopped. A last line without its line feed (a write torn by a crash or a full disk) is cut off
+     * first: the new line starts a line of its own instead of gluing onto half of another.
+     */
     public static void append(Path file, List<String> fields) throws IOException {
+        cutTornLine(file);
         Files.writeString(file, line(fields), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+    }
+
+    /** Truncates {@code file} after its last line feed, when its last byte is not one. */
+    static void cutTornLine(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = channel.size();
+            if (size == 0 || lastByte(channel, size) == '\n') {
+                return;
+            }
+            long end = size - 1;
+            while (end > 0 && lastByte(channel, end) != '\n') {
+                end--;
+            }
+            channel.truncate(end);
+        }
+    }
+
+    private static byte lastByte(FileChannel channel, long end) throws IOException {
+        ByteBuffer one = ByteBuffer.allocate(1);
+        channel.read(one, end - 1);
+        return one.get(0);
+    }
+
+    /**
+     * {@code text} without a last line that lacks its line feed: every line this class writes ends
+     * in one, so such a line is a torn write (a crash, {@code kill -9} mid-write, a full disk),
+     * never a record.
+     */
+    public static String withoutTornLine(String text) {
+        if (text.isEmpty() || text.endsWith("\n")) {
+            return text;
+        }
+        return text.substring(0, text.lastIndexOf('\n') + 1);
     }
 
     /** Replaces {@code file} with the header {@code columns} and {@code rows}, through {@link #replace}. */

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -25,8 +24,9 @@ public final class EnvironmentFile {
     private EnvironmentFile() {
     }
 
+    /** Writes the file through a move ({@link Csv#replace}): a run killed mid-write keeps the previous whole one. */
     public static void write(Path file, EnvironmentRecord environment) throws IOException {
-        Files.writeString(file, JSON.writeValueAsString(environment), StandardCharsets.UTF_8);
+        Csv.replace(file, JSON.writeValueAsString(environment));
     }
 
     /** The file's content, or an empty object when the run folder has none (an old or a partial run). */

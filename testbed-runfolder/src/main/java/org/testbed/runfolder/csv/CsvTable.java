@@ -99,7 +99,7 @@ public record CsvTable<T>(String file, List<Column<T>> columns, int required, Fu
         if (!Files.isRegularFile(path)) {
             return records;
         }
-        for (Map<String, String> v : Csv.records(Files.readString(path, StandardCharsets.UTF_8), path.toString(),
+        for (Map<String, String> v : Csv.records(Csv.withoutTornLine(Files.readString(path, StandardCharsets.UTF_8)), path.toString(),
                 names().subList(0, required))) {
             try {
                 records.add(parse.apply(new CsvRow(v, path.toString())));
