@@ -43,6 +43,9 @@ class StoppedRunIT {
                 assertThat(p.onExit().get(15, TimeUnit.SECONDS).isAlive()).as("%s, started by the run", p.info().command())
                         .isFalse();
             }
+            // One line on the way out: nothing was measured yet (the 60 s window was still open), how to start again.
+            assertThat(Files.readString(log, StandardCharsets.UTF_8)).contains("stopped before any window was measured: nothing kept in "
+                    + run).contains("to start again: ./testbed run --variants vertx --scenarios mix").doesNotContain("--out " + run);
         } finally {
             // Whatever the outcome, nothing of this test's run survives it (orphans are no descendants any more).
             runner.descendants().forEach(ProcessHandle::destroyForcibly);

@@ -133,6 +133,11 @@ final class RunRecorder {
                 .map(e -> StepAggregate.of(e.getValue(), pools.get(e.getKey())).held(target, plannedForks)).toList();
     }
 
+    /** Windows recorded in samples.csv, retaken ones and those left out included. */
+    int windows() {
+        return byStep.values().stream().mapToInt(List::size).sum();
+    }
+
     /** Steps with a row in results.csv. */
     int steps() {
         return byStep.size();

@@ -49,6 +49,8 @@ public final class Runner {
         LeftBehind.stopOnExit();
         Path out = settings.output().out();
         RunRecorder recorder = createFolder(out);
+        RunInterruption interruption = RunInterruption.onExit(console, out, settings.output().commandLine(), recorder::steps,
+                recorder::windows);
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         long runStart = System.nanoTime();
         recorder.holdTo(settings.precision().target(), settings.load().repeat());
@@ -94,6 +96,7 @@ public final class Runner {
                 Optional.ofNullable(flamegraphs).map(Flamegraphs::describe), problems.texts(), jdks.skipped());
         EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
         report(out, recorder, progress);
+        interruption.finished();
         return recorder.steps();
     }
 
