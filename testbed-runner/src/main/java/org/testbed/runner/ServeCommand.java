@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.testbed.memcached.MemcachedProcess;
 import org.testbed.runner.build.ModuleJar;
 import org.testbed.runner.build.StaleJars;
+import org.testbed.runner.host.Reaper;
 import org.testbed.runner.setup.ToolInstaller;
 import org.testbed.variant.Jdks;
 import org.testbed.variant.Variant;
@@ -68,6 +69,8 @@ final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("no variant '" + name + "'; known: " + String.join(", ",
                     manifest.variants().stream().map(Variant::name).toList()) + " ('./testbed serve --list' describes them)");
         }
+        // The hook below stops the server and memcached on Ctrl-C or SIGTERM; the reaper on SIGKILL.
+        Reaper.start();
         StaleJars.in(root).buildStale(List.of(new ModuleJar(variant.module(), variant.jar())));
         Path java = Jdks.javaFor(variant.minJdk()).orElseThrow(() -> new IllegalStateException(variant.name()
                 + " needs JDK " + variant.minJdk() + " or newer and none was found (JAVA_HOME, JAVA21_HOME, /usr/lib/jvm)."

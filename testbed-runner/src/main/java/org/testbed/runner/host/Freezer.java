@@ -39,6 +39,18 @@ public abstract class Freezer {
         return freezer;
     }
 
+    /**
+     * The folder under which this JVM's freezers put servers in cgroups of their own, whether made
+     * yet or not ({@link Reaper} removes it if this JVM cannot); empty where there is no cgroup v2.
+     */
+    public static Optional<Path> groupsFolder() {
+        try {
+            return Cgroup.folder();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /** What it freezes with, for the console and environment.json. */
     public abstract String describe();
 
@@ -160,17 +172,11 @@ public abstract class Freezer {
          */
         static Optional<Path> ownGroup() {
             try {
-                Optional<Path> mount = cgroup2Mount();
-                if (mount.isEmpty()) {
+                Optional<Path> folder = folder();
+                if (folder.isEmpty()) {
                     return Optional.empty();
                 }
-                String path = Files.readAllLines(Path.of("/proc/self/cgroup")).stream()
-                        .filter(l -> l.startsWith("0::")).map(l -> l.substring(3)).findFirst().orElse(null);
-                if (path == null) {
-                    return Optional.empty();
-                }
-                Path own = mount.get().resolve(path.startsWith("/") ? path.substring(1) : path);
-                Path runs = own.resolve("testbed-" + ProcessHandle.current().pid());
+                Path runs = folder.get();
                 Files.createDirectories(runs);
                 if (!Files.exists(runs.resolve("cgroup.freeze"))) {
                     Files.deleteIfExists(runs);
@@ -180,6 +186,21 @@ public abstract class Freezer {
             } catch (IOException | RuntimeException e) {
                 return Optional.empty();
             }
+        }
+
+        /** The folder {@link #ownGroup} makes, under the runner's own cgroup v2; empty without one. */
+        static Optional<Path> folder() throws IOException {
+            Optional<Path> mount = cgroup2Mount();
+            if (mount.isEmpty()) {
+                return Optional.empty();
+            }
+            String path = Files.readAllLines(Path.of("/proc/self/cgroup")).stream()
+                    .filter(l -> l.startsWith("0::")).map(l -> l.substring(3)).findFirst().orElse(null);
+            if (path == null) {
+                return Optional.empty();
+            }
+            Path own = mount.get().resolve(path.startsWith("/") ? path.substring(1) : path);
+            return Optional.of(own.resolve("testbed-" + ProcessHandle.current().pid()));
         }
 
         /** Where the cgroup v2 hierarchy is mounted ({@code /proc/self/mountinfo}), if it is. */
