@@ -68,8 +68,11 @@ final class RunInterruption {
      */
     static List<String> withoutFolder(List<String> commandLine) {
         List<String> kept = new ArrayList<>();
-        for (int i = commandLine.isEmpty() || !commandLine.get(0).equals("run") ? 0 : 1; i < commandLine.size(); i++) {
+        for (int i = 0; i < commandLine.size(); i++) {
             String arg = commandLine.get(i);
+            if (arg.equals("run") && kept.isEmpty()) {
+                continue; // the command's name, after the repository's --root where ./testbed puts that first
+            }
             if (List.of("--out", "--run-id", "--root").contains(arg)) {
                 i++;
             } else if (!arg.startsWith("--out=") && !arg.startsWith("--run-id=") && !arg.startsWith("--root=") && !arg.isBlank()) {

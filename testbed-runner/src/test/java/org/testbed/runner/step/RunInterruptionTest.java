@@ -25,5 +25,9 @@ class RunInterruptionTest {
         assertThat(RunInterruption.withoutFolder(List.of("run", "--out", "x", "--run-id", "y", "--root=/r", "--forks", "2")))
                 .containsExactly("--forks", "2");
         assertThat(RunInterruption.withoutFolder(List.of())).isEmpty();
+        // ./testbed puts the repository before the command's name; a default run has no option of its own.
+        assertThat(RunInterruption.withoutFolder(List.of("--root", "/repo", "run"))).isEmpty();
+        assertThat(RunInterruption.withoutFolder(List.of("--root", "/repo", "run", "--variants", "vertx")))
+                .containsExactly("--variants", "vertx");
     }
 }
