@@ -166,7 +166,11 @@ public final class ItemCodec {
         return out.toByteArray();
     }
 
-    /** Decodes stored or received item JSON (as written by {@link #encode}) without validation. */
+    /**
+     * Decodes stored or received item JSON (as written by {@link #encode}) without the request's
+     * validation. Anything that is not a JSON object with a string {@code id} and {@code name} is an
+     * {@link IllegalArgumentException} (a client reading a wrong answer says so instead of failing on it).
+     */
     public static Item decodeStored(byte[] json) {
         String id = null;
         String name = null;
@@ -177,16 +181,24 @@ public final class ItemCodec {
             }
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String field = parser.currentName();
-                parser.nextToken();
+                JsonToken value = parser.nextToken();
+                if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
+                    parser.skipChildren(); // not an item's member, whatever its name
+                    continue;
+                }
                 switch (field) {
                     case "id" -> id = parser.getValueAsString();
                     case "name" -> name = parser.getValueAsString();
                     case "payload" -> payload = parser.getValueAsString();
-                    default -> parser.skipChildren();
+                    default -> {
+                    }
                 }
             }
         } catch (IOException e) {
             throw new IllegalArgumentException("stored item is not valid JSON", e);
+        }
+        if (id == null || name == null) {
+            throw new IllegalArgumentException("stored item has no string \"" + (id == null ? "id" : "name") + "\"");
         }
         return new Item(id, name, payload);
     }

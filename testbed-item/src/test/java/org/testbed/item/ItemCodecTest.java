@@ -74,4 +74,19 @@ class ItemCodecTest {
         assertThat(ItemCodec.decode("a", utf8("{\"name\":\"" + name + "\"}")).name()).isEqualTo(name);
         assertThat(ItemCodec.firstInvalidUtf8(utf8(name))).isEqualTo(-1);
     }
+
+    /** Found by fuzzing: bytes without an id or a name were a NullPointerException, not "not an item". */
+    @ParameterizedTest
+    @ValueSource(strings = {"{}", "{}}}", "{\"name\":\"n\"}", "{\"id\":\"k\"}", "{\"id\":{\"name\":\"n\"},\"name\":\"n\"}",
+            "{\"id\":[],\"name\":\"n\"}"})
+    void storedBytesWithoutAnIdOrANameAreNotAnItem(String json) {
+        assertThatThrownBy(() -> ItemCodec.decodeStored(utf8(json))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("stored item");
+    }
+
+    @Test
+    void storedBytesSkipNestedValuesOfAnyMember() {
+        assertThat(ItemCodec.decodeStored(utf8("{\"x\":{\"id\":\"no\"},\"id\":\"k\",\"name\":\"n\",\"payload\":[\"no\"]}")))
+                .isEqualTo(new Item("k", "n", ""));
+    }
 }
