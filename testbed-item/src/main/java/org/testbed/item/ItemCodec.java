@@ -48,6 +48,12 @@ public final class ItemCodec {
         if (invalidAt >= 0) {
             throw new InvalidItemException("The request body is not valid UTF-8 (at byte " + invalidAt + ").");
         }
+        int nulAt = indexOfNul(body);
+        if (nulAt >= 0) {
+            // Never JSON (a control character must be escaped), and Jackson would take zero bytes among the
+            // first four as UTF-16 or UTF-32 and fail on them as on an I/O error, or decode another text.
+            throw new InvalidItemException("The request body is not valid JSON: a NUL byte at byte " + nulAt + ".");
+        }
         String name = null;
         String payload = null;
         boolean sawName = false;
@@ -146,6 +152,15 @@ public final class ItemCodec {
                 }
             }
             i += length;
+        }
+        return -1;
+    }
+
+    private static int indexOfNul(byte[] bytes) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == 0) {
+                return i;
+            }
         }
         return -1;
     }

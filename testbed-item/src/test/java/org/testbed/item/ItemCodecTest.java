@@ -89,4 +89,21 @@ class ItemCodecTest {
         assertThat(ItemCodec.decodeStored(utf8("{\"x\":{\"id\":\"no\"},\"id\":\"k\",\"name\":\"n\",\"payload\":[\"no\"]}")))
                 .isEqualTo(new Item("k", "n", ""));
     }
+
+    /**
+     * Found by fuzzing: zero bytes among the first four made Jackson read the body as UTF-32 or UTF-16, and fail
+     * with an I/O error (a 500) instead of refusing it, or decode other text than the bytes say.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"7a 00 00 00 61 6d 65 22", "7b 00 22 00 6e 00 61 00 6d 00 65 00 22 00 3a 00 22 00 61 00 22 00 7d 00",
+            "00 7b 00 22", "7b 22 6e 61 6d 65 22 3a 22 61 22 7d 00"})
+    void rejectsNulBytesAsNotJson(String hex) {
+        String[] parts = hex.split(" ");
+        byte[] body = new byte[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            body[i] = (byte) Integer.parseInt(parts[i], 16);
+        }
+        assertThatThrownBy(() -> ItemCodec.decode("a", body)).isInstanceOf(InvalidItemException.class)
+                .hasMessageContaining("NUL byte");
+    }
 }
