@@ -8,6 +8,10 @@ import java.util.Locale;
  * An incremental HTTP/1.1 response parser for one connection: bytes are appended as they arrive
  * and {@link #complete()} says when a whole response (status line, headers, a body framed by
  * {@code Content-Length} or chunked) is in. No pipelining: one response at a time.
+ *
+ * <p>Whatever the bytes, {@link #complete()} answers or throws an {@link IllegalStateException} that
+ * says what is malformed (the event loop counts it as that connection's error), and its answer does
+ * not depend on how the bytes were cut into appends ({@code HttpResponseParserFuzzTest}).
  */
 final class HttpResponseParser {
     private static final byte[] EMPTY = new byte[0];
@@ -125,6 +129,11 @@ final class HttpResponseParser {
             throw new IllegalStateException("not an HTTP/1.x status line: "
                     + new String(buf, 0, Math.max(0, Math.min(lineEnd < 0 ? len : lineEnd, 80)), StandardCharsets.ISO_8859_1));
         }
+        // RFC 9110, 15: three digits, the first of them 1 to 5.
+        if (buf[8] != ' ' || buf[9] < '1' || buf[9] > '5' || !isDigit(buf[10]) || !isDigit(buf[11])) {
+            throw new IllegalStateException("no status 100-599 in the status line: "
+                    + new String(buf, 0, Math.min(lineEnd, 80), StandardCharsets.ISO_8859_1));
+        }
         status = (buf[9] - '0') * 100 + (buf[10] - '0') * 10 + (buf[11] - '0');
         // Remember where each header line is; names are compared only when asked for (no allocation).
         headerCount = 0;
@@ -159,7 +168,7 @@ final class HttpResponseParser {
         chunked = te != null && te.toLowerCase(Locale.ROOT).contains("chunked");
         String cl = header("content-length");
         if (cl != null) {
-            contentLength = Long.parseLong(cl);
+            contentLength = length(cl, 10, Integer.MAX_VALUE - headerEnd, "Content-Length");
         } else if (!chunked) {
             if (status == 204 || status == 304 || status / 100 == 1) {
                 contentLength = 0;
@@ -219,8 +228,9 @@ final class HttpResponseParser {
             }
             String sizeText = new String(buf, at, lineEnd - at, StandardCharsets.ISO_8859_1);
             int semi = sizeText.indexOf(';');
-            int size = Integer.parseInt((semi < 0 ? sizeText : sizeText.substring(0, semi)).trim(), 16);
             at = lineEnd + 2;
+            int size = (int) length((semi < 0 ? sizeText : sizeText.substring(0, semi)).trim(), 16,
+                    Integer.MAX_VALUE - 2 - at, "chunk size");
             if (size == 0) {
                 // trailers, then an empty line
                 while (true) {
@@ -240,9 +250,47 @@ final class HttpResponseParser {
             if (at + size + 2 > len) {
                 return false;
             }
+            if (buf[at + size] != '\r' || buf[at + size + 1] != '\n') {
+                throw new IllegalStateException("a chunk of " + size + " bytes is not followed by CRLF");
+            }
             out.write(buf, at, size);
             at += size + 2;
         }
+    }
+
+    private static boolean isDigit(byte b) {
+        return b >= '0' && b <= '9';
+    }
+
+    /**
+     * A length of the framing ({@code Content-Length} in decimal, a chunk size in hex): digits only, at
+     * most {@code max} (a body that fits in one buffer), else an {@link IllegalStateException} naming it.
+     */
+    private static long length(String text, int radix, long max, String what) {
+        long value = 0;
+        boolean digits = !text.isEmpty();
+        for (int i = 0; i < text.length() && digits; i++) {
+            char c = text.charAt(i);
+            int d = c >= '0' && c <= '9' ? c - '0'
+                    : radix == 16 && c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : radix == 16 && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            if (d < 0) {
+                digits = false;
+            } else {
+                value = value * radix + d;
+                if (value > max) {
+                    throw new IllegalStateException(what + " " + abbreviate(text) + " is larger than a response can be");
+                }
+            }
+        }
+        if (!digits) {
+            throw new IllegalStateException(what + " '" + abbreviate(text) + "' is not a length");
+        }
+        return value;
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() > 40 ? text.substring(0, 40) + "..." : text;
     }
 
     private int indexOfCrlf(int from) {

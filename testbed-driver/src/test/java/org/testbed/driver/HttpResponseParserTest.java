@@ -39,4 +39,28 @@ class HttpResponseParserTest {
         assertThat(p.complete()).isTrue();
         assertThat(new String(p.body(), StandardCharsets.UTF_8)).isEqualTo("Hello, World!");
     }
+
+    /**
+     * Found by fuzzing: a length that is not digits was a NumberFormatException, a negative or huge one an
+     * index error, a status of other characters a made-up number; each is now the parser's own error.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {
+            "HTTP/1.1 200 OK\r\nContent-Length: 0\u00ff\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\nhello",
+            "HTTP/1.1 200 OK\r\nContent-Length: +5\r\n\r\nhello",
+            "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 2147483647\r\n\r\n",
+            "HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 021 Created\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nhello\r\n0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffff\r\nhello\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nhello\r\n0\r\n\r\n"})
+    void malformedFramingIsTheParsersOwnError(String response) {
+        HttpResponseParser p = new HttpResponseParser();
+        p.append(b(response));
+        org.assertj.core.api.Assertions.assertThatThrownBy(p::complete).isInstanceOf(IllegalStateException.class)
+                .message().isNotBlank();
+    }
 }

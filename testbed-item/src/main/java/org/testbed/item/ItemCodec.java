@@ -48,6 +48,12 @@ public final class ItemCodec {
         if (invalidAt >= 0) {
             throw new InvalidItemException("The request body is not valid UTF-8 (at byte " + invalidAt + ").");
         }
+        int nulAt = indexOfNul(body);
+        if (nulAt >= 0) {
+            // Never JSON (a control character must be escaped), and Jackson would take zero bytes among the
+            // first four as UTF-16 or UTF-32 and fail on them as on an I/O error, or decode another text.
+            throw new InvalidItemException("The request body is not valid JSON: a NUL byte at byte " + nulAt + ".");
+        }
         String name = null;
         String payload = null;
         boolean sawName = false;
@@ -150,6 +156,15 @@ public final class ItemCodec {
         return -1;
     }
 
+    private static int indexOfNul(byte[] bytes) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** Encodes an item as {@code {"id":..,"name":..,"payload":..}} in UTF-8. */
     public static byte[] encode(Item item) {
         ByteArrayBuilder out = new ByteArrayBuilder(64 + item.id().length() + item.name().length()
@@ -166,7 +181,11 @@ public final class ItemCodec {
         return out.toByteArray();
     }
 
-    /** Decodes stored or received item JSON (as written by {@link #encode}) without validation. */
+    /**
+     * Decodes stored or received item JSON (as written by {@link #encode}) without the request's
+     * validation. Anything that is not a JSON object with a string {@code id} and {@code name} is an
+     * {@link IllegalArgumentException} (a client reading a wrong answer says so instead of failing on it).
+     */
     public static Item decodeStored(byte[] json) {
         String id = null;
         String name = null;
@@ -177,16 +196,24 @@ public final class ItemCodec {
             }
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String field = parser.currentName();
-                parser.nextToken();
+                JsonToken value = parser.nextToken();
+                if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
+                    parser.skipChildren(); // not an item's member, whatever its name
+                    continue;
+                }
                 switch (field) {
                     case "id" -> id = parser.getValueAsString();
                     case "name" -> name = parser.getValueAsString();
                     case "payload" -> payload = parser.getValueAsString();
-                    default -> parser.skipChildren();
+                    default -> {
+                    }
                 }
             }
         } catch (IOException e) {
             throw new IllegalArgumentException("stored item is not valid JSON", e);
+        }
+        if (id == null || name == null) {
+            throw new IllegalArgumentException("stored item has no string \"" + (id == null ? "id" : "name") + "\"");
         }
         return new Item(id, name, payload);
     }

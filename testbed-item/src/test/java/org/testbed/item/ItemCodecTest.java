@@ -74,4 +74,36 @@ class ItemCodecTest {
         assertThat(ItemCodec.decode("a", utf8("{\"name\":\"" + name + "\"}")).name()).isEqualTo(name);
         assertThat(ItemCodec.firstInvalidUtf8(utf8(name))).isEqualTo(-1);
     }
+
+    /** Found by fuzzing: bytes without an id or a name were a NullPointerException, not "not an item". */
+    @ParameterizedTest
+    @ValueSource(strings = {"{}", "{}}}", "{\"name\":\"n\"}", "{\"id\":\"k\"}", "{\"id\":{\"name\":\"n\"},\"name\":\"n\"}",
+            "{\"id\":[],\"name\":\"n\"}"})
+    void storedBytesWithoutAnIdOrANameAreNotAnItem(String json) {
+        assertThatThrownBy(() -> ItemCodec.decodeStored(utf8(json))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("stored item");
+    }
+
+    @Test
+    void storedBytesSkipNestedValuesOfAnyMember() {
+        assertThat(ItemCodec.decodeStored(utf8("{\"x\":{\"id\":\"no\"},\"id\":\"k\",\"name\":\"n\",\"payload\":[\"no\"]}")))
+                .isEqualTo(new Item("k", "n", ""));
+    }
+
+    /**
+     * Found by fuzzing: zero bytes among the first four made Jackson read the body as UTF-32 or UTF-16, and fail
+     * with an I/O error (a 500) instead of refusing it, or decode other text than the bytes say.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"7a 00 00 00 61 6d 65 22", "7b 00 22 00 6e 00 61 00 6d 00 65 00 22 00 3a 00 22 00 61 00 22 00 7d 00",
+            "00 7b 00 22", "7b 22 6e 61 6d 65 22 3a 22 61 22 7d 00"})
+    void rejectsNulBytesAsNotJson(String hex) {
+        String[] parts = hex.split(" ");
+        byte[] body = new byte[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            body[i] = (byte) Integer.parseInt(parts[i], 16);
+        }
+        assertThatThrownBy(() -> ItemCodec.decode("a", body)).isInstanceOf(InvalidItemException.class)
+                .hasMessageContaining("NUL byte");
+    }
 }

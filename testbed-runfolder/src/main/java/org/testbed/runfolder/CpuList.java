@@ -13,7 +13,10 @@ public final class CpuList {
     private CpuList() {
     }
 
-    /** The CPUs of {@code list}, ascending, each once. */
+    /** The highest CPU number a list may name (Linux's own limit is lower): a range is counted out CPU by CPU. */
+    public static final int MAX_CPU = 65_535;
+
+    /** The CPUs of {@code list}, ascending, each once; each 0 to {@link #MAX_CPU}. */
     public static List<Integer> parse(String list) {
         TreeSet<Integer> cpus = new TreeSet<>();
         for (String part : list.split(",")) {
@@ -26,14 +29,18 @@ public final class CpuList {
                 if (dash > 0) {
                     int from = Integer.parseInt(p.substring(0, dash).strip());
                     int to = Integer.parseInt(p.substring(dash + 1).strip());
-                    if (to < from) {
-                        throw new IllegalArgumentException("bad CPU range " + p);
+                    if (to < from || from < 0 || to > MAX_CPU) {
+                        throw new IllegalArgumentException("bad CPU range " + p + ": CPUs are 0 to " + MAX_CPU + ", FROM-TO with FROM <= TO");
                     }
                     for (int i = from; i <= to; i++) {
                         cpus.add(i);
                     }
                 } else {
-                    cpus.add(Integer.parseInt(p));
+                    int cpu = Integer.parseInt(p);
+                    if (cpu < 0 || cpu > MAX_CPU) {
+                        throw new IllegalArgumentException("bad CPU " + p + ": CPUs are 0 to " + MAX_CPU);
+                    }
+                    cpus.add(cpu);
                 }
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("'" + list + "' is not a CPU list like 0, 0-3 or 0,2");

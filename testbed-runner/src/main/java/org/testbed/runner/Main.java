@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
         description = "How fast is a Java web stack on this machine, and why?",
         commandListHeading = "%nCommands:%n",
         subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, TestCommand.class, JmhCommand.class, RunCommand.class, ReportCommand.class,
-                CompareCommand.class, DeployCommand.class, MachineCommand.class, DriveCommand.class},
+                CompareCommand.class, DeployCommand.class, MachineCommand.class, DriveCommand.class, FuzzCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {Main.EXIT_0, Main.EXIT_1, Main.EXIT_2, Main.EXIT_3, Main.EXIT_4},
         footerHeading = "%nEnvironment:%n",

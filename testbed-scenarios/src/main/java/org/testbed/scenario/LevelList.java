@@ -13,6 +13,12 @@ import java.util.Optional;
 public final class LevelList {
     /** Rounding slack when a fractional step is added up to TO, so that TO itself is a level. */
     private static final double SLACK = 1e-9;
+    /**
+     * The most levels one text may name. Far more than any run measures, and it keeps a range such as
+     * {@code 0:1e9:1e-9}, or one whose STEP is too small to move FROM at all ({@code 1e20:1e21:1}), from
+     * counting forever: it is refused instead.
+     */
+    public static final int MAX_LEVELS = 10_000;
 
     private LevelList() {
     }
@@ -34,7 +40,8 @@ public final class LevelList {
      * The levels of a range (FROM, FROM+STEP, ... up to TO) or of a list, in the order written.
      *
      * @param parameter the name the user knows the option by, for the message, e.g. {@code --rate}
-     * @throws InvalidParameterException when the text is neither, a range runs backwards or names no level
+     * @throws InvalidParameterException when the text is neither, a range runs backwards, names no level
+     *         or more than {@link #MAX_LEVELS}
      */
     public static List<Double> levels(String parameter, String text) {
         String allowed = "FROM:TO:STEP with FROM <= TO and STEP > 0, or a comma-separated list of numbers";
@@ -49,6 +56,9 @@ public final class LevelList {
             }
             for (double v = from; v <= to + SLACK; v += step) {
                 values.add(v);
+                if (values.size() > MAX_LEVELS) {
+                    throw new InvalidParameterException(parameter, "'" + text + "'", "at most " + MAX_LEVELS + " levels: " + allowed);
+                }
             }
         } else {
             try {
@@ -56,6 +66,9 @@ public final class LevelList {
                     if (!part.isBlank()) {
                         values.add(number(part));
                     }
+                }
+                if (values.size() > MAX_LEVELS) {
+                    throw new InvalidParameterException(parameter, "'" + text + "'", "at most " + MAX_LEVELS + " levels: " + allowed);
                 }
             } catch (NumberFormatException e) {
                 throw new InvalidParameterException(parameter, "'" + text + "'", allowed);

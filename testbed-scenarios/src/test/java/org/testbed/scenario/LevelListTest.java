@@ -33,4 +33,16 @@ class LevelListTest {
         assertThatThrownBy(() -> LevelList.levels("--concurrency", "8,x")).hasMessageStartingWith("--concurrency '8,x' must be");
         assertThatThrownBy(() -> LevelList.levels("--concurrency", " , ")).hasMessageStartingWith("--concurrency ' , ' must be at least one level");
     }
+
+    /**
+     * A range whose STEP cannot move FROM ({@code 1e20 + 1 == 1e20}) counted forever, and a billion-level
+     * one filled the heap: a text names at most {@link LevelList#MAX_LEVELS} levels.
+     */
+    @Test
+    void aRangeOfMoreLevelsThanTheLimitIsRefusedNotCountedOut() {
+        assertThatThrownBy(() -> LevelList.levels("--concurrency", "1e20:1e21:1")).isInstanceOf(InvalidParameterException.class)
+                .hasMessageContaining("at most " + LevelList.MAX_LEVELS + " levels");
+        assertThatThrownBy(() -> LevelList.levels("--rate", "1:1e9:1")).hasMessageContaining("at most 10000 levels");
+        assertThat(LevelList.levels("--rate", "1:10000:1")).hasSize(LevelList.MAX_LEVELS);
+    }
 }

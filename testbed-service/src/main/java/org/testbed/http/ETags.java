@@ -33,8 +33,8 @@ public enum ETags {
 
     /**
      * Parses an {@code If-Match} value holding one entity tag this service could have issued.
-     * Returns null when it names none (a weak tag to a {@link #STRONG} service, a list, or
-     * malformed): such a precondition can never hold, which RFC 9110 answers with 412. {@code "0"} is
+     * Returns null when it names none (a weak tag to a {@link #STRONG} service, a list, another
+     * spelling of the number such as {@code "1F"} or {@code "01"}, or malformed): such a precondition can never hold, which RFC 9110 answers with 412. {@code "0"} is
      * one of those: Memcached gives no stored item CAS 0, and its binary protocol reads a CAS of 0 as
      * "no CAS at all", so taken at its word it would turn a conditional update into an unconditional one.
      */
@@ -47,15 +47,30 @@ public enum ETags {
             return null;
         }
         String hex = value.substring(1, value.length() - 1);
-        if (hex.length() > 16) {
+        if (!isIssuedHex(hex)) {
             return null;
         }
-        try {
-            long cas = Long.parseUnsignedLong(hex, 16);
-            return cas == 0 ? null : cas;
-        } catch (NumberFormatException e) {
-            return null;
+        long cas = Long.parseUnsignedLong(hex, 16);
+        return cas == 0 ? null : cas;
+    }
+
+    /**
+     * Whether {@code hex} is written as {@link #of} writes a CAS ({@link Long#toHexString}): 1 to 16
+     * lower-case hex digits without a leading zero. {@code If-Match} compares tags strongly, character by
+     * character (RFC 9110, 13.1.1), so {@code "1F"}, {@code "01"} or {@code "+1f"} is another tag than
+     * {@code "1f"} and names no version of the item, though {@link Long#parseUnsignedLong} reads them all as 31.
+     */
+    private static boolean isIssuedHex(String hex) {
+        if (hex.isEmpty() || hex.length() > 16 || (hex.length() > 1 && hex.charAt(0) == '0')) {
+            return false;
         }
+        for (int i = 0; i < hex.length(); i++) {
+            char c = hex.charAt(i);
+            if (!(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public static boolean isAny(String ifMatch) {

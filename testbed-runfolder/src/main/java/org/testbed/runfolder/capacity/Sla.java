@@ -64,8 +64,8 @@ public record Sla(double percentile, boolean strict, double boundMs) {
 
     /** The canonical text, as the CSV files and the report show it: {@code p99<=5ms}. */
     public String label() {
-        String bound = boundMs == Math.rint(boundMs) ? Long.toString((long) boundMs)
-                : String.format(Locale.ROOT, "%s", boundMs);
+        // Plain digits, as the form takes them: neither a long's limit for a huge bound nor an exponent for a tiny one.
+        String bound = java.math.BigDecimal.valueOf(boundMs).stripTrailingZeros().toPlainString();
         return percentileLabel() + (strict ? "<" : "<=") + bound + "ms";
     }
 

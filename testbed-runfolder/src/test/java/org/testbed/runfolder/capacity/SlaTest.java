@@ -45,4 +45,25 @@ class SlaTest {
     void aStrictBoundExcludesItself(double latency, boolean met) {
         assertThat(Sla.parse("p99<5ms").met(latency, 0)).isEqualTo(met);
     }
+
+    /** Found by fuzzing: a huge bound was labelled as Long.MAX_VALUE ms, a tiny one with an exponent the form refuses. */
+    @org.junit.jupiter.api.Test
+    void everyLabelReadsBackAsItsSla() {
+        for (String text : new String[] {"p999<=11111111111111111111111111111111111111111111s", "p99<=0.1us", "p90<20ms", "p50<=1.5s"}) {
+            Sla sla = Sla.parse(text);
+            org.assertj.core.api.Assertions.assertThat(Sla.parse(sla.label())).as(sla.label()).isEqualTo(sla);
+        }
+        org.assertj.core.api.Assertions.assertThat(Sla.parse("p99<=0.1us").label()).isEqualTo("p99<=0.0001ms");
+        org.assertj.core.api.Assertions.assertThat(Sla.parse("p99<=5ms").label()).isEqualTo("p99<=5ms");
+    }
+
+    /** Found by fuzzing: a negative CPU ("-02") was taken, and a huge range would be counted out CPU by CPU. */
+    @org.junit.jupiter.api.Test
+    void cpuListsNameCpusZeroToTheLimit() {
+        for (String list : new String[] {"-02,3", "0-2147483647", "70000"}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> org.testbed.runfolder.CpuList.parse(list))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("CPU");
+        }
+        org.assertj.core.api.Assertions.assertThat(org.testbed.runfolder.CpuList.parse("0,2-3")).containsExactly(0, 2, 3);
+    }
 }

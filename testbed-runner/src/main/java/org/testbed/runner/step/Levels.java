@@ -16,8 +16,9 @@ public final class Levels {
     public static List<Level> concurrency(String text) {
         List<Level> levels = new ArrayList<>();
         for (double v : LevelList.levels("--concurrency", text)) {
-            if (v < 1 || v != Math.rint(v)) {
-                throw new IllegalArgumentException("--concurrency levels must be whole numbers >= 1: " + text);
+            if (v < 1 || v != Math.rint(v) || v > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("--concurrency levels must be whole numbers from 1 to " + Integer.MAX_VALUE
+                        + ": " + text);
             }
             levels.add(Level.closed((int) v));
         }
