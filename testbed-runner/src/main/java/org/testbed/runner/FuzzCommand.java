@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "fuzz", customSynopsis = "./testbed fuzz [--duration TIME] [--target NAME]... [--list]",
+@Command(name = "fuzz", mixinStandardHelpOptions = true, customSynopsis = "./testbed fuzz [--duration TIME] [--target NAME]... [--list]",
         header = {"Fuzz the parsers that read outside input (request bodies, ETags, HTTP responses, gzip, run-folder"
                 + " files, option values) with Jazzer, coverage-guided: every @FuzzTest of the repository in turn, each"
                 + " for --duration, in its own Maven build (./mvnw -pl MODULE -am test -Dtest=CLASS#METHOD with"
