@@ -51,6 +51,32 @@ public abstract class Freezer {
         }
     }
 
+    /**
+     * Moves this JVM into a cgroup of its own ({@code runner}) under {@link #groupsFolder}, so that
+     * every process it starts from now on is born in that folder's tree: the {@link Reaper} finds
+     * each one there after this JVM is killed, even one started too shortly before to have been told
+     * of. Empty where no such group can be made (the reaper's watch alone then).
+     */
+    public static Optional<Path> holdThisJvm() {
+        try {
+            Optional<Path> folder = Cgroup.folder();
+            if (folder.isEmpty()) {
+                return Optional.empty();
+            }
+            Path runner = folder.get().resolve(Cgroup.RUNNER);
+            Files.createDirectories(runner);
+            if (!Files.exists(runner.resolve("cgroup.procs"))) {
+                Files.deleteIfExists(runner);
+                Files.deleteIfExists(folder.get());
+                return Optional.empty();
+            }
+            Files.writeString(runner.resolve("cgroup.procs"), Long.toString(ProcessHandle.current().pid()));
+            return Optional.of(runner);
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /** What it freezes with, for the console and environment.json. */
     public abstract String describe();
 
@@ -159,6 +185,10 @@ public abstract class Freezer {
      * thread has stopped. On a host with only cgroup v1 mounted this is not available.
      */
     static final class Cgroup extends Freezer {
+        /** The group this JVM itself runs in once {@link #holdThisJvm} moved it: left to the reaper to remove. */
+        static final String RUNNER = "runner";
+        /** The folder, found once: this JVM moved into it must not find a new folder inside its own group. */
+        private static Optional<Path> folder;
         private final Path parent;
         private final Map<Long, Path> groups = new ConcurrentHashMap<>();
 
@@ -189,7 +219,14 @@ public abstract class Freezer {
         }
 
         /** The folder {@link #ownGroup} makes, under the runner's own cgroup v2; empty without one. */
-        static Optional<Path> folder() throws IOException {
+        static synchronized Optional<Path> folder() throws IOException {
+            if (folder == null) {
+                folder = find();
+            }
+            return folder;
+        }
+
+        private static Optional<Path> find() throws IOException {
             Optional<Path> mount = cgroup2Mount();
             if (mount.isEmpty()) {
                 return Optional.empty();
@@ -270,7 +307,9 @@ public abstract class Freezer {
                 release(pid);
             }
             super.close();
-            removeWhenEmpty(parent);
+            if (!Files.isDirectory(parent.resolve(RUNNER))) { // else this JVM is in it: the reaper removes it after
+                removeWhenEmpty(parent);
+            }
         }
 
         /** A group can go once its last process has; a server still exiting gets a moment. */

@@ -30,10 +30,15 @@ import java.util.Optional;
  * already: it finds nothing and exits without a word. The hooks leave the reaper be ({@link #isReaper}):
  * it ignores SIGTERM and the terminal's signals, and ends after them by itself.
  *
+ * <p>Where a cgroup v2 can be made, this JVM also moves itself, once the shell is started, into a
+ * group of its own under the freezers' folder ({@link Freezer#holdThisJvm}): every process it starts
+ * after is born in that folder's tree, and the shell stops it there even when it was started too
+ * shortly before the kill to have been written. Elsewhere (cgroup v1 only, not root) the watch
+ * alone tells it, and a process started less than a second before this JVM is killed may escape.
+ *
  * <p>This JVM watches rather than the shell because {@code /proc/PID/task/TID/children} is missing
  * from kernels built without {@code CONFIG_PROC_CHILDREN}, and a shell reading every process's
- * {@code /proc/PID/stat} each second would cost more than what it watches. A process started less
- * than a second before this JVM is killed may not have been written yet and escape.
+ * {@code /proc/PID/stat} each second would cost more than what it watches.
  */
 public final class Reaper {
     private static final long EVERY_MS = 1_000;
@@ -44,6 +49,7 @@ public final class Reaper {
     private final Writer pipe;
     /** The descendants written to the shell, with the start time written for each. */
     private final Map<ProcessHandle, String> written = new HashMap<>();
+    private volatile boolean untold;
 
     private Reaper(Process shell) {
         this.shell = shell;
@@ -72,6 +78,8 @@ public final class Reaper {
             // In the environment rather than after -c: ps then shows one line, not the whole script.
             builder.environment().put(SCRIPT_VARIABLE, script());
             Reaper reaper = new Reaper(builder.start());
+            // The shell started outside it: what this JVM starts from now on is born in a group the shell empties.
+            Freezer.holdThisJvm();
             reaper.update();
             Thread watcher = new Thread(reaper::keepTelling, "reaper-watch");
             watcher.setDaemon(true);
@@ -114,11 +122,21 @@ public final class Reaper {
         }
     }
 
+    /**
+     * Stops telling the shell of what comes: as if this JVM were killed before its next tick. What the
+     * shell still finds is what {@link Freezer#holdThisJvm} put in its groups (ReaperTest's case).
+     */
+    void stopTelling() {
+        untold = true;
+    }
+
     private void keepTelling() {
         try {
             while (true) {
                 Thread.sleep(EVERY_MS);
-                update();
+                if (!untold) {
+                    update();
+                }
             }
         } catch (IOException shellGone) {
             // Nothing to tell any more (killed by hand): the hooks still stop everything on a normal exit.

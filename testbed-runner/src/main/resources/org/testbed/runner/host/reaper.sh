@@ -2,7 +2,9 @@
 # dies without stopping it itself. SIGKILL runs no shutdown hook, and the servers, memcached,
 # Toxiproxy, JMeter... of a runner killed so would go on running under the next run.
 #
-# Arguments: $1 the JVM's pid (for the message), $2 the folder of its freeze cgroups ('' if none).
+# Arguments: $1 the JVM's pid (for the message), $2 the folder of its cgroups ('' if none): a freeze
+# group per frozen server, and 'runner', which the JVM moves itself into once this shell is started,
+# so that every process it starts after is born in one of them.
 # Its stdin is a pipe from the JVM, which writes a line for each process of its own that comes or goes:
 #   + PID START    a descendant of the JVM; START is field 22 of /proc/PID/stat, its start time
 #   - PID START    that descendant has exited

@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A JVM that starts its reaper as a run does, then a {@code sleep 300} and a shell with a
- * {@code sleep 300} of its own; with {@code frozen}, the first sleep frozen by the {@link Freezer}.
+ * {@code sleep 300} of its own; with {@code frozen}, the first sleep frozen by the {@link Freezer}; with
+ * {@code untold}, the three never written to the reaper (as when killed within the watch's second).
  * It prints the reaper's pid, the freezer, the three pids, the folder of its freeze cgroups, and waits for a line on stdin:
  * {@code stop} stops the three and exits, {@code leave} exits leaving them; ReaperTest may kill it
  * instead.
@@ -20,6 +21,10 @@ final class ReaperChild {
 
     public static void main(String[] args) throws Exception {
         Reaper reaper = Reaper.start().orElseThrow(() -> new IllegalStateException("no reaper on this machine"));
+        boolean untold = args.length > 0 && args[0].equals("untold");
+        if (untold) {
+            reaper.stopTelling(); // killed before the watch could write them: only the cgroup holds them
+        }
         Process sleep = new ProcessBuilder("sleep", "300").start();
         Process shell = new ProcessBuilder("sh", "-c", "sleep 300 & wait").start();
         ProcessHandle grandchild = grandchildOf(shell);
@@ -29,7 +34,9 @@ final class ReaperChild {
             frozen.freeze(sleep.pid());
             freezer = frozen.describe();
         }
-        reaper.update(); // rather than within the second the watching thread takes
+        if (!untold) {
+            reaper.update(); // rather than within the second the watching thread takes
+        }
         System.out.println("reaper " + reaper.pid());
         System.out.println("freezer " + freezer);
         System.out.println("pids " + sleep.pid() + " " + shell.pid() + " " + grandchild.pid());

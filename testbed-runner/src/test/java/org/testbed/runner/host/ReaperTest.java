@@ -1,6 +1,7 @@
 package org.testbed.runner.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -37,6 +38,21 @@ class ReaperTest {
             }
             assertThat(goneWithin(child.reaper)).as("the reaper, done").isTrue();
             assertThat(child.errors()).contains("stopped 3 process(es)");
+        }
+    }
+
+    @Test
+    void whatAJvmStartedJustBeforeItWasKilledStopsWithItWhereACgroupHoldsIt() throws Exception {
+        try (Child child = Child.start("untold")) {
+            assumeTrue(child.groups != null && Files.isDirectory(child.groups.resolve("runner")),
+                    "no cgroup v2 this JVM can move itself into (cgroup v1 only, or not root): the watch alone tells the reaper");
+            child.process.toHandle().destroyForcibly();
+            for (ProcessHandle p : child.started) {
+                assertThat(goneWithin(p)).as("%s, never written to the reaper", p.info().commandLine().orElse("pid " + p.pid()))
+                        .isTrue();
+            }
+            assertThat(goneWithin(child.reaper)).as("the reaper, done").isTrue();
+            assertThat(child.groups).as("the killed JVM's cgroups, its own among them, removed").doesNotExist();
         }
     }
 
