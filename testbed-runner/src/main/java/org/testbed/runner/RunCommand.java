@@ -27,6 +27,7 @@ import org.testbed.runfolder.gate.Assertion;
 import org.testbed.runfolder.gate.RunAssertions;
 import org.testbed.runfolder.stats.PrecisionTarget;
 import org.testbed.runner.build.ModuleJar;
+import org.testbed.runner.build.SourceFingerprint;
 import org.testbed.runner.build.StaleJars;
 import org.testbed.runner.capacity.CapacityPlan;
 import org.testbed.runner.env.Environment;
@@ -36,6 +37,7 @@ import org.testbed.runner.step.ConditionSets;
 import org.testbed.runner.step.Levels;
 import org.testbed.runner.step.Pinning;
 import org.testbed.runner.step.Profile;
+import org.testbed.runner.step.ResumePoint;
 import org.testbed.runner.step.RunSettings;
 import org.testbed.runner.step.Runner;
 import org.testbed.runner.step.ServerPlace;
@@ -45,6 +47,7 @@ import org.testbed.ssh.SshException;
 import org.testbed.ssh.SshTarget;
 import org.testbed.variant.Variant;
 import org.testbed.variant.VariantManifest;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -196,6 +199,15 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "DIR", description = "The run folder (default: results/<run-id>)")
     Path out;
+
+    @Option(names = "--resume", paramLabel = "DIR", description = "Go on with the run stopped in DIR (Ctrl-C, SIGTERM,"
+            + " kill -9, a crash): keeps the sessions it measured to their end, drops the windows of the one it cut, and"
+            + " measures the rest with the run's own options, read from DIR/environment.json. Takes no other option;"
+            + " refused when the sources were changed since (the build differs) or the run finished")
+    Path resume;
+
+    /** The folder a resumed run takes up again; null for a new run. */
+    private ResumePoint resumed;
 
     @Option(names = "--driver", paramLabel = "NAME", defaultValue = "auto",
             description = "auto (= testbed-nio), testbed-nio, wrk (closed-model mix/plaintext/json/delay steps only) or"
@@ -362,6 +374,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (resume != null) {
+            return resumeRun();
+        }
         Path repo = root();
         List<Variant> selected = selectedVariants(repo);
         Profile p = Profile.of(profile);
@@ -378,7 +393,7 @@ final class RunCommand implements Callable<Integer> {
         }
         String id = runId != null ? runId : KeySpace.newRunId();
         Path folder = out != null ? out : repo.resolve("results").resolve(id);
-        if (Files.isRegularFile(folder.resolve("results.csv"))) {
+        if (resumed == null && Files.isRegularFile(folder.resolve("results.csv"))) {
             throw new IllegalArgumentException(folder + " already holds a run; choose another --out");
         }
         if (flamegraph != null && !Flamegraphs.MODES.contains(flamegraph)) {
@@ -391,17 +406,63 @@ final class RunCommand implements Callable<Integer> {
         }
         LoadHosts.Settings load = loadHosts(d);
         ServerPlace place = ServerPlace.of(remote);
+        String build = fingerprint(repo, selected);
+        if (resumed != null) {
+            resumed.requireBuild(build);
+        }
+        List<String> commandLine = resumed != null ? resumed.plan().commandLine() : spec.commandLine().getParseResult().originalArgs();
         RunSettings settings = new RunSettings(
-                new RunSettings.Output(repo, folder.toAbsolutePath(), id, p.label(), spec.commandLine().getParseResult().originalArgs()),
+                new RunSettings.Output(repo, folder.toAbsolutePath(), id, p.label(), commandLine, build),
                 load(p, plan, d), servers(selected, place.pinning(serverCpus, loadCpus, memcachedCpus)),
                 new RunSettings.Observation(Optional.ofNullable(flamegraph), counters, jfr, slowMachine(slowMachine)),
                 conditionSets, Optional.ofNullable(capacity), remote, price.list(), Optional.ofNullable(load),
                 precision(p, selected.size()));
         checkLimits(settings);
         checkFaults(settings);
+        if (resumed != null && settings.capacity().isPresent()) {
+            throw new IllegalArgumentException("--resume " + resumed.folder() + ": a capacity search is not resumed (each probe"
+                    + " follows the one before); measure it again in a new folder");
+        }
         place.prepare(settings);
         buildJars(repo, selected, d);
-        return runAndCheck(settings, assertions);
+        return runAndCheck(settings, assertions, Optional.ofNullable(resumed));
+    }
+
+    /**
+     * {@code --resume DIR}: the run's own options parsed again, its folder and id kept, and the run
+     * taken up where it stopped ({@link Runner}, {@link ResumePoint}).
+     */
+    private int resumeRun() throws Exception {
+        List<String> others = spec.commandLine().getParseResult().matchedOptions().stream().map(o -> o.names()[0])
+                .filter(name -> !name.equals("--resume") && !name.equals("--root")).toList();
+        if (!others.isEmpty()) {
+            throw new IllegalArgumentException("--resume takes the run's own options from " + resume + "/environment.json;"
+                    + " drop " + String.join(", ", others));
+        }
+        ResumePoint point = ResumePoint.read(resume);
+        RunCommand original = new RunCommand();
+        try {
+            new CommandLine(original).parseArgs(point.runArguments().toArray(String[]::new));
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException("--resume " + resume + ": the run's options no longer parse (" + e.getMessage()
+                    + "): measure it again in a new folder");
+        }
+        original.root = root();
+        original.out = point.folder();
+        original.runId = point.plan().runId();
+        original.resumed = point;
+        return original.call();
+    }
+
+    /** The fingerprint of the sources of the runner and the selected variants; empty when they cannot be read. */
+    private static String fingerprint(Path repo, List<Variant> selected) {
+        List<String> modules = new ArrayList<>(List.of("testbed-runner"));
+        selected.forEach(v -> modules.add(v.module()));
+        try {
+            return SourceFingerprint.of(repo, modules);
+        } catch (RuntimeException e) {
+            return ""; // a runner jar away from its sources: the run is not resumable, and says so when asked
+        }
     }
 
     /** {@code --variants}, or every variant of variants.conf. */
@@ -508,8 +569,9 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** Runs, then checks the gates: the exit status of a run that measured, stopped or failed its gates. */
-    private static int runAndCheck(RunSettings settings, List<Assertion> assertions) throws IOException, InterruptedException {
-        Runner runner = new Runner(settings, System.out);
+    private static int runAndCheck(RunSettings settings, List<Assertion> assertions, Optional<ResumePoint> resumed)
+            throws IOException, InterruptedException {
+        Runner runner = new Runner(settings, System.out, resumed);
         int rows;
         try {
             rows = runner.run();

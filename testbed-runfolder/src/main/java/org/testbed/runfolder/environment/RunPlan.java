@@ -26,11 +26,18 @@ import java.util.Map;
  * @param requestTimeoutS the driver's per-request timeout, in seconds
  * @param saturationPct the driver's CPU share above which a step is flagged as maybe limited by the client
  * @param jvmArgs the JVM options every variant was started with
+ * @param build the build the run measured: a fingerprint of the sources of the runner and of every variant in the
+ *              run ({@code sha256:} and 16 hex digits), what {@code run --resume} holds the folder's build to; empty
+ *              when not known (a folder written before it was recorded)
  */
 @EnvironmentSection
 public record RunPlan(String runId, String startedAt, String profile, List<String> commandLine,
                       Map<String, List<String>> scenarios, double durationS, double warmupS, double warmupAtLeastS,
                       int repeat, int iterations, String driver, String conditions, int threads, int delayMs,
                       int payloadBytes, int maxConnections, long requestTimeoutS, double saturationPct,
-                      List<String> jvmArgs) {
+                      List<String> jvmArgs, String build) {
+
+    public RunPlan {
+        build = build == null ? "" : build; // an environment.json written before the build was recorded
+    }
 }

@@ -29,7 +29,7 @@ class EnvironmentRecordTest {
         scenarios.put("mix", List.of("c=16", "c=64"));
         scenarios.put("read", List.of("1000/s"));
         RunPlan plan = new RunPlan("r1", "2024-01-02T03:04:05Z", "quick", List.of("--quick"), scenarios, 5.5, 10, 2, 2, 3,
-                "wrk", "plain", 200, 150, 512, 1000, 30, 90, List.of("-Xmx1g"));
+                "wrk", "plain", 200, 150, 512, 1000, 30, 90, List.of("-Xmx1g"), "sha256:0123456789abcdef");
         CounterSetup perf = new CounterSetup("/usr/bin/perf", "kernel.perf_event_paranoid=2", false,
                 List.of("task-clock", "cycles"), Optional.empty()).ranOn("perf stat ran on the server's machine");
         RunSection run = RunSection.planned(plan, false)
@@ -149,7 +149,7 @@ class EnvironmentRecordTest {
                 "manifest", "server_machine", "network_path");
         assertThat(keys(env.path("run"))).containsExactly("run_id", "started_at", "profile", "command_line", "scenarios",
                 "duration_s", "warmup_s", "warmup_at_least_s", "repeat", "iterations", "driver", "conditions", "threads",
-                "delay_ms", "payload_bytes", "max_connections", "request_timeout_s", "saturation_pct", "jvm_args",
+                "delay_ms", "payload_bytes", "max_connections", "request_timeout_s", "saturation_pct", "jvm_args", "build",
                 "mixed_jdks", "topology", "server_host", "memcached_servers", "memcached_started_by_runner", "finished_at",
                 "wall_time_s", "flamegraph", "counters", "problems", "skipped");
         assertThat(keys(env.path("run").path("counters"))).containsExactly("perf", "perf_event_paranoid", "hardware_pmu",
@@ -184,7 +184,7 @@ class EnvironmentRecordTest {
         EnvironmentFile.write(file, starting);
         JsonNode env = EnvironmentFile.read(file);
         assertThat(keys(env)).doesNotContain("server_machine", "network_path");
-        assertThat(keys(env.path("run"))).endsWith("jvm_args", "mixed_jdks").doesNotContain("problems", "wall_time_s");
+        assertThat(keys(env.path("run"))).endsWith("jvm_args", "build", "mixed_jdks").doesNotContain("problems", "wall_time_s");
         assertThat(EnvironmentFile.readRecord(file)).contains(starting);
     }
 

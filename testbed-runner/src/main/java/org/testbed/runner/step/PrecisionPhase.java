@@ -71,6 +71,12 @@ final class PrecisionPhase {
         this.costs = costs;
         this.startNanos = startNanos;
         this.log = settings.output().out().resolve(LOG);
+        // A resumed run's forks added before it was stopped: the next one added takes the number after them.
+        recorder.lastForks().forEach((group, fork) -> {
+            if (fork > settings.load().repeat()) {
+                lastFork.put(group, fork);
+            }
+        });
     }
 
     /** Adds forks while they are needed and fit; then says which steps met the target and which did not. */

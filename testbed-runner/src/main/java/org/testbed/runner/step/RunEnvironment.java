@@ -74,7 +74,8 @@ final class RunEnvironment {
                 List.copyOf(settings.output().commandLine()), scenarios, seconds(load.duration()), seconds(load.warmup()),
                 seconds(load.warmupAtLeast()), load.repeat(), load.iterations(), load.driver(), settings.conditionsLabel(),
                 settings.servers().threads(), load.delayMs(), load.payloadSize(), load.maxConnections(),
-                load.timeout().toSeconds(), load.saturationPct(), List.copyOf(settings.servers().jvmArgs()));
+                load.timeout().toSeconds(), load.saturationPct(), List.copyOf(settings.servers().jvmArgs()),
+                settings.output().build());
     }
 
     /** Seconds with their fraction: 5.5 for 5500 ms. */

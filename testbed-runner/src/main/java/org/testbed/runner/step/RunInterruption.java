@@ -58,8 +58,8 @@ final class RunInterruption {
                     out, again.strip());
         }
         return String.format(Locale.ROOT, "stopped: %d step(s) kept in %s (%d window(s); results.csv, steps.csv and samples.csv"
-                + " are whole); their report: ./testbed report %s; to measure it all again in a new folder: %s",
-                steps, out, windows, out, again.strip());
+                + " are whole); their report: ./testbed report %s; to measure the rest: ./testbed run --resume %s (or it all"
+                + " again in a new folder: %s)", steps, out, windows, out, out, again.strip());
     }
 
     /**

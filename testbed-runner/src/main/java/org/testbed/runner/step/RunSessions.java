@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.Function;
 import org.testbed.runfolder.Conditions;
 import org.testbed.runner.host.Freezer;
@@ -31,10 +32,18 @@ final class RunSessions {
     private final Function<RunSettings, StepMeasurement> measurements;
     private final List<Conditions> conditionSets;
     private final ForkCosts costs = new ForkCosts();
+    /** The sessions a resumed run keeps from before ({@code run --resume}): not measured again. */
+    private final Set<SessionKey> finished;
 
     /** @param measurements the step measurement of a session's settings */
     RunSessions(RunSettings settings, Progress progress, RunRecorder recorder, Problems problems, ServerHosting hosting,
                 Function<RunSettings, StepMeasurement> measurements) {
+        this(settings, progress, recorder, problems, hosting, measurements, Set.of());
+    }
+
+    /** @param finished the sessions measured to their end before: skipped */
+    RunSessions(RunSettings settings, Progress progress, RunRecorder recorder, Problems problems, ServerHosting hosting,
+                Function<RunSettings, StepMeasurement> measurements, Set<SessionKey> finished) {
         this.settings = settings;
         this.progress = progress;
         this.recorder = recorder;
@@ -42,6 +51,7 @@ final class RunSessions {
         this.hosting = hosting;
         this.measurements = measurements;
         this.conditionSets = settings.conditionSets();
+        this.finished = Set.copyOf(finished);
     }
 
     /** Runs every session of {@code javas}; {@code runStart}: when the run started ({@link System#nanoTime}). */
@@ -65,6 +75,9 @@ final class RunSessions {
         for (int repeat = 1; repeat <= settings.load().repeat(); repeat++) {
             for (Map.Entry<Variant, Path> entry : Runner.rotated(variants, repeat - 1)) {
                 for (int c = 0; c < conditionSets.size(); c++) {
+                    if (finished.contains(new SessionKey(repeat, entry.getKey().name(), conditionSets.get(c).label()))) {
+                        continue; // resumed: measured before
+                    }
                     if (!runSession(sessions.get(c), variants, entry, c, repeat)) {
                         return false;
                     }
@@ -99,9 +112,15 @@ final class RunSessions {
             List<InterleavedPass.Member> members = new ArrayList<>();
             for (Map.Entry<Variant, Path> entry : Runner.rotated(variants, repeat - 1)) {
                 for (int c = 0; c < conditionSets.size(); c++) {
+                    if (finished.contains(new SessionKey(repeat, entry.getKey().name(), conditionSets.get(c).label()))) {
+                        continue; // resumed: measured before
+                    }
                     members.add(new InterleavedPass.Member(sessions.get(c), entry.getKey(), entry.getValue(),
                             c * variants.size() + variants.indexOf(entry) + 1, conditionSets.get(c).label()));
                 }
+            }
+            if (members.isEmpty()) {
+                continue;
             }
             if (settings.load().repeat() > 1) {
                 progress.info(String.format(Locale.ROOT, "== pass %d/%d: %d JVM(s) started, warmed up and measured in turns",
@@ -110,6 +129,9 @@ final class RunSessions {
             if (!pass.run(members, repeat, cost -> costs.sessionDone(cost.member().variant().name(),
                     cost.member().conditions(), cost.wallMillis(), cost.plannedMillis()))) {
                 return false;
+            }
+            for (InterleavedPass.Member member : members) {
+                markFinished(new SessionKey(repeat, member.variant().name(), member.conditions()));
             }
         }
         return true;
@@ -125,6 +147,23 @@ final class RunSessions {
             RunSettings under = settings.forConditions(conditionSets.get(c)).forAddedFork(scenario, fork, iterations);
             return runSession(session(under), variants, entry, c, fork);
         });
+    }
+
+    /**
+     * Notes a session that measured windows as finished, for {@code run --resume}; one that measured
+     * none (it failed to start) is left to be tried again.
+     */
+    private void markFinished(SessionKey session) {
+        boolean measured = recorder.measured(session);
+        if (!measured) {
+            return;
+        }
+        try {
+            recorder.sessionFinished(session);
+        } catch (IOException e) {
+            problems.report(Problem.of("cannot note the end of " + session.variant() + " fork " + session.fork() + " in "
+                    + RunRecorder.SESSIONS + ": " + e.getMessage() + "; a --resume would measure it again"));
+        }
     }
 
     private VariantSession session(RunSettings under) {
@@ -157,6 +196,7 @@ final class RunSessions {
             Path out = settings.output().out();
             progress.info("!! " + problem.firstLine() + " (skipped; see " + out.relativize(out.resolve("logs")) + ")");
         }
+        markFinished(new SessionKey(fork, variant.name(), conditionSets.get(c).label()));
         long wall = (System.nanoTime() - t0) / 1_000_000;
         progress.variantDone(Math.max(0, wall - planned));
         costs.sessionDone(variant.name(), conditionSets.get(c).label(), wall, planned);

@@ -61,8 +61,15 @@ public record RunSettings(Output output, Load load, Servers servers, Observation
      * @param runId the run's id (the CSV's run_id, the key space's first part)
      * @param profile the profile whose defaults were used
      * @param commandLine the arguments the run was started with, for environment.json
+     * @param build the fingerprint of the sources the run measures ({@link org.testbed.runner.build.SourceFingerprint}),
+     *              empty when not known
      */
-    public record Output(Path root, Path out, String runId, String profile, List<String> commandLine) {
+    public record Output(Path root, Path out, String runId, String profile, List<String> commandLine, String build) {
+
+        /** A run whose build is not fingerprinted. */
+        public Output(Path root, Path out, String runId, String profile, List<String> commandLine) {
+            this(root, out, runId, profile, commandLine, "");
+        }
     }
 
     /**

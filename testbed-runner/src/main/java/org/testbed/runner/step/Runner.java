@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.testbed.jmeter.JMeterHome;
 import org.testbed.jmeter.distributed.LoadHosts;
 import org.testbed.runfolder.Conditions;
@@ -38,17 +39,27 @@ public final class Runner {
     private final RunSettings settings;
     private final PrintStream console;
     private final Problems problems = new Problems();
+    private final Optional<ResumePoint> resumed;
 
     public Runner(RunSettings settings, PrintStream console) {
+        this(settings, console, Optional.empty());
+    }
+
+    /** @param resumed the run folder taken up again ({@code run --resume}): its finished sessions are kept, not measured */
+    public Runner(RunSettings settings, PrintStream console, Optional<ResumePoint> resumed) {
         this.settings = settings;
         this.console = console;
+        this.resumed = resumed;
     }
 
     /** Runs everything; returns the number of steps that produced a row. */
     public int run() throws IOException, InterruptedException {
         LeftBehind.stopOnExit();
         Path out = settings.output().out();
-        RunRecorder recorder = createFolder(out);
+        RunRecorder.Resumed kept = resumed.isPresent() ? RunRecorder.resume(out, settings.observation().counters(),
+                settings.observation().jfr()) : null;
+        RunRecorder recorder = kept != null ? kept.recorder() : createFolder(out);
+        Set<SessionKey> finished = kept != null ? kept.finished() : Set.of();
         RunInterruption interruption = RunInterruption.onExit(console, out, settings.output().commandLine(), recorder::steps,
                 recorder::windows);
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
@@ -64,7 +75,12 @@ public final class Runner {
         EnvironmentFile.write(out.resolve(EnvironmentFile.NAME), env);
         Optional<String> flameMode = settings.observation().flamegraph();
         Flamegraphs flamegraphs = flameMode.isPresent() ? Flamegraphs.prepare(out.resolve("flame"), flameMode.get()) : null;
-        Progress progress = announce(recorder, javas.size());
+        Progress progress = announce(recorder, javas.size(), finished.size());
+        if (kept != null) {
+            progress.info(String.format(Locale.ROOT, "resuming %s: %d session(s) measured to their end kept (%d window(s)),"
+                    + " %d window(s) of sessions cut half-way or failed dropped; measuring the rest with the run's own settings"
+                    + " (build %s)", out, finished.size(), kept.kept(), kept.dropped(), settings.output().build()));
+        }
         MachineReference machine = startMachineReference(runStart, progress);
 
         LoadHosts loadHosts = null;
@@ -76,7 +92,8 @@ public final class Runner {
                     + " = price per hour × share / (req/s × 3600) × 1e6 (steps.csv's cost_per_million)"));
             LoadHosts hosts = loadHosts;
             new RunSessions(settings, progress, recorder, problems, hosting, under -> new StepMeasurement(under, flamegraphs,
-                    hosting, problems, pricing, hosts, machine)).run(javas, runStart);
+                    hosting, problems, pricing, hosts, machine), finished).run(javas, runStart - resumed.map(ResumePoint::spent)
+                    .orElse(Duration.ZERO).toNanos());
         } catch (ConnectionLostException e) {
             // A load host lost while connecting: nothing was measured; the report and environment.json are still written.
             problems.machineLost(e.getMessage());
@@ -131,12 +148,17 @@ public final class Runner {
         }
     }
 
-    /** The progress of a run of {@code variants} variants, once it has said what it will do. */
-    private Progress announce(RunRecorder recorder, int variants) {
-        int starts = variants * settings.conditionSets().size() * settings.load().repeat();
-        Progress progress = new Progress(console, recorder, settings.samplesPerPass() * settings.load().repeat(),
-                settings.measuredMillisPerPass() * settings.load().repeat(), settings.warmUpsPerPass() * settings.load().repeat(),
-                settings.load().warmup(), starts);
+    /**
+     * The progress of a run of {@code variants} variants, once it has said what it will do; a resumed
+     * run's plan without the {@code finished} sessions it keeps.
+     */
+    private Progress announce(RunRecorder recorder, int variants, int finished) {
+        int sessions = variants * settings.conditionSets().size() * settings.load().repeat();
+        int starts = Math.max(0, sessions - finished);
+        double left = sessions == 0 ? 1 : (double) starts / sessions;
+        Progress progress = new Progress(console, recorder, (int) Math.round(settings.samplesPerPass() * settings.load().repeat() * left),
+                Math.round(settings.measuredMillisPerPass() * settings.load().repeat() * left),
+                (int) Math.round(settings.warmUpsPerPass() * settings.load().repeat() * left), settings.load().warmup(), starts);
         progress.info(String.format(Locale.ROOT, "testbed run %s: %d variant(s), scenarios %s, %s per sample after up to %s"
                         + " of warm-up%s%s%s; %s; results in %s", settings.output().runId(), variants, settings.load().scenarios().keySet(),
                 human(settings.load().duration()), human(settings.load().warmup()),
@@ -149,8 +171,9 @@ public final class Runner {
                         ? " (every variant under each, started afresh for each)" : ""),
                 settings.servers().pinning().describe(), settings.output().out()));
         progress.info(String.format(Locale.ROOT, "planned: %d server start(s), %d warm-up(s) ending once steady, %d sample(s)"
-                        + " of %s; at most %s%s", starts, settings.warmUpsPerPass() * settings.load().repeat(),
-                settings.samplesPerPass() * settings.load().repeat(), human(settings.load().duration()), progress.atMost(),
+                        + " of %s; at most %s%s", starts, (int) Math.round(settings.warmUpsPerPass() * settings.load().repeat() * left),
+                (int) Math.round(settings.samplesPerPass() * settings.load().repeat() * left), human(settings.load().duration()),
+                progress.atMost(),
                 settings.precision().active() ? String.format(Locale.ROOT, "; then forks added where an interval is wider"
                         + " than the target (%s), within %s for the whole run", settings.precision().target().describe(),
                         settings.precision().budget().map(b -> Progress.format(b.toMillis()))

@@ -80,7 +80,7 @@ class RunEnvironmentTest {
         JsonNode run = json.path("run");
         assertThat(keys(run)).containsExactly("run_id", "started_at", "profile", "command_line", "scenarios", "duration_s",
                 "warmup_s", "warmup_at_least_s", "repeat", "iterations", "driver", "conditions", "threads", "delay_ms",
-                "payload_bytes", "max_connections", "request_timeout_s", "saturation_pct", "jvm_args", "mixed_jdks",
+                "payload_bytes", "max_connections", "request_timeout_s", "saturation_pct", "jvm_args", "build", "mixed_jdks",
                 "memcached_servers", "memcached_started_by_runner", "finished_at", "wall_time_s", "flamegraph", "counters",
                 "problems", "skipped");
         assertThat(run.path("started_at").asText()).isEqualTo("2024-01-02T03:04:05Z");

@@ -14,8 +14,8 @@ class RunInterruptionTest {
     void theLineSaysWhatWasKeptAndHowToGoOn() {
         assertThat(RunInterruption.line(Path.of("results", "r1"), ARGS, 3, 9))
                 .isEqualTo("stopped: 3 step(s) kept in results/r1 (9 window(s); results.csv, steps.csv and samples.csv are whole);"
-                        + " their report: ./testbed report results/r1; to measure it all again in a new folder:"
-                        + " ./testbed run --variants vertx,jetty-handler --assert 'mix rps > 1000'");
+                        + " their report: ./testbed report results/r1; to measure the rest: ./testbed run --resume results/r1"
+                        + " (or it all again in a new folder: ./testbed run --variants vertx,jetty-handler --assert 'mix rps > 1000')");
         assertThat(RunInterruption.line(Path.of("results", "r1"), ARGS, 0, 0))
                 .startsWith("stopped before any window was measured: nothing kept in results/r1; to start again: ./testbed run --variants");
     }
