@@ -73,8 +73,7 @@ class EmulatedArm64RunIT {
         assertThat(System.getProperty("user.name")).as("the user: creating a network namespace needs root").isEqualTo("root");
         VariantManifest manifest = VariantManifest.load(RunnerJar.ROOT.resolve(VariantManifest.FILE_NAME));
         assertThat(manifest.find(VARIANT).jarIn(RunnerJar.ROOT)).as("the %s jar, packaged before this test", VARIANT).isRegularFile();
-        // No NamespaceHost.removeLeftovers() here: on a shared machine it would delete the namespaces of a
-        // test running beside this one. RemoteRunIT, in the same run of the ITs, removes those of a crash.
+        NamespaceHost.removeLeftovers(); // of a crashed run only: a test beside this one keeps its own
         work = Files.createTempDirectory("arm64-run-it", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         for (String key : List.of("host_key", "client_key")) {
             exec("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "arm64-run-it-" + key, "-f", work.resolve(key).toString());

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.testbed.ssh.ShellQuoting;
 
 /**
@@ -20,8 +22,9 @@ import org.testbed.ssh.ShellQuoting;
  * Everything that runs in the namespace is found with {@code ip netns pids}, so it can be killed
  * and counted without guessing by name.
  *
- * <p>Names carry {@value #PREFIX} and a random suffix; {@link #removeLeftovers()} deletes those of
- * an earlier run that crashed before its own clean-up.
+ * <p>Names carry {@value #PREFIX}, the pid of the JVM that made them and a random suffix;
+ * {@link #removeLeftovers()} deletes those of a JVM that is gone (a run of the tests that crashed
+ * before its own clean-up), never those of a test running beside it in another JVM.
  */
 final class NamespaceHost implements AutoCloseable {
     static final String PREFIX = "tbrr";
@@ -52,7 +55,8 @@ final class NamespaceHost implements AutoCloseable {
         do {
             third = ThreadLocalRandom.current().nextInt(100, 200);
         } while (existing.contains("10.251." + third + "."));
-        NamespaceHost host = new NamespaceHost(PREFIX + "-" + suffix, PREFIX + suffix + "a", "10.251." + third + ".2",
+        NamespaceHost host = new NamespaceHost(PREFIX + "-" + ProcessHandle.current().pid() + "-" + suffix, PREFIX + suffix + "a",
+                "10.251." + third + ".2",
                 "10.251." + third + ".1", work);
         String peer = PREFIX + suffix + "b";
         try {
@@ -71,10 +75,18 @@ final class NamespaceHost implements AutoCloseable {
         return host;
     }
 
-    /** Deletes the namespaces (with whatever runs in them) and veth ends an earlier crashed run left. */
+    /**
+     * Deletes the namespaces (with whatever runs in them) that a JVM now gone made, and veth pairs
+     * left whole on this side (a creation cut before its peer moved); deleting a namespace takes its
+     * veth pair with it.
+     */
     static void removeLeftovers() throws IOException, InterruptedException {
         for (String line : output("ip", "netns", "list").split("\n")) {
             String name = line.strip().split("\\s+")[0];
+            Matcher owned = OWNED.matcher(name);
+            if (owned.matches() && ProcessHandle.of(Long.parseLong(owned.group(1))).map(ProcessHandle::isAlive).orElse(false)) {
+                continue; // a test in a JVM still running: its own
+            }
             if (name.startsWith(PREFIX + "-")) {
                 killAll(name);
                 run("ip", "netns", "delete", name);
@@ -83,13 +95,16 @@ final class NamespaceHost implements AutoCloseable {
         for (String line : output("ip", "-o", "link", "show").split("\n")) {
             String[] fields = line.split(":\\s+");
             if (fields.length > 1) {
-                String name = fields[1].split("@")[0];
-                if (name.matches(PREFIX + "[0-9a-f]{4}a")) {
-                    run("ip", "link", "delete", name);
+                String name = fields[1];
+                if (name.matches(PREFIX + "[0-9a-f]{4}a@" + PREFIX + "[0-9a-f]{4}b")) {
+                    run("ip", "link", "delete", name.split("@")[0]);
                 }
             }
         }
     }
+
+    /** A namespace's name: the prefix, the pid of the JVM that made it, the random suffix. */
+    private static final Pattern OWNED = Pattern.compile(PREFIX + "-([0-9]+)-[0-9a-f]+");
 
     /**
      * Starts sshd in the namespace on {@link #address} port 22 with a generated host key, accepting
