@@ -27,9 +27,10 @@ import org.testbed.variant.Variant;
  * highest peak so far, and Jetty's sync pool once grew by 7 threads between the second and the
  * eighth cycle, only then reaching the burst's {@link #CONCURRENT} workers. So threads are counted
  * by family ({@link ThreadCensus}), between the end of {@link #WARM_UP_CYCLES} and the end of
- * {@link #CYCLES}, six cycles (twelve faults) apart: the request pools may grow by the burst's
+ * {@link #CYCLES}, three cycles (six faults) apart: the request pools may grow by the burst's
  * concurrency, every other family of the application (the store's I/O and timer threads, the
- * server's utility threads) together by {@link #SLACK}, so one thread leaked per cycle (6) fails.
+ * server's utility threads) together by {@link #SLACK}, so one thread leaked per cycle (3) fails,
+ * and one per fault (6) fails twice over.
  * Descriptors are not pooled and get {@link #SLACK} too.
  */
 @ParallelSafe
@@ -38,7 +39,7 @@ import org.testbed.variant.Variant;
 @StartedVariant(log = "faults")
 class FaultRecoveryIT {
     private static final int WARM_UP_CYCLES = 2;
-    private static final int CYCLES = 8;
+    private static final int CYCLES = 5;
     /** Requests in flight at once during each fault: more than a handful, fewer than any pool. */
     private static final int CONCURRENT = 16;
     private static final int SLACK = 2;
