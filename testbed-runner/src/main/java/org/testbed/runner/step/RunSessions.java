@@ -150,8 +150,8 @@ final class RunSessions {
     }
 
     /**
-     * Notes a session that measured windows as finished, for {@code run --resume}; one that measured
-     * none (it failed to start) is left to be tried again.
+     * Notes a session that ran to its end and measured windows as finished, for {@code run --resume};
+     * one that failed, or measured nothing (it did not start), is left to be measured again.
      */
     private void markFinished(SessionKey session) {
         boolean measured = recorder.measured(session);
@@ -181,6 +181,7 @@ final class RunSessions {
         try {
             planned = session.run(index, fork, variant, entry.getValue(), hosting.jdkBeforeStart(entry.getValue()))
                     .plannedMillis();
+            markFinished(new SessionKey(fork, variant.name(), conditionSets.get(c).label()));
         } catch (ConditionRefusedException e) {
             throw e; // --tls or --gzip that a variant cannot honour: the run stops
         } catch (ConnectionLostException e) {
@@ -196,7 +197,6 @@ final class RunSessions {
             Path out = settings.output().out();
             progress.info("!! " + problem.firstLine() + " (skipped; see " + out.relativize(out.resolve("logs")) + ")");
         }
-        markFinished(new SessionKey(fork, variant.name(), conditionSets.get(c).label()));
         long wall = (System.nanoTime() - t0) / 1_000_000;
         progress.variantDone(Math.max(0, wall - planned));
         costs.sessionDone(variant.name(), conditionSets.get(c).label(), wall, planned);
