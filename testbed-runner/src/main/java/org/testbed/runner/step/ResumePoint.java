@@ -21,7 +21,8 @@ import org.testbed.runfolder.environment.RunPlan;
  *
  * @param folder the run folder, absolute
  * @param plan what environment.json says the run was asked to do
- * @param spent from the run's start to its last window: what a resumed run's precision budget has already used
+ * @param spent what the attempts so far measured, from each one's start to its last window: what a resumed run's
+ *              precision budget has already used
  */
 public record ResumePoint(Path folder, RunPlan plan, Duration spent) {
 
@@ -71,11 +72,18 @@ public record ResumePoint(Path folder, RunPlan plan, Duration spent) {
         }
     }
 
-    /** From the run's start to samples.csv's last write; zero when the start cannot be read. */
+    /**
+     * What the attempts so far measured ({@link RunAttempts}), the last one until samples.csv's last
+     * write; without that file, from the run's start; zero when neither can be read.
+     */
     private static Duration spent(RunPlan plan, Path folder) throws IOException {
+        Instant last = Files.getLastModifiedTime(folder.resolve(SamplesCsv.FILE)).toInstant();
+        Optional<Duration> attempts = RunAttempts.spentUntil(folder, last);
+        if (attempts.isPresent()) {
+            return attempts.get();
+        }
         try {
             Instant started = Instant.parse(plan.startedAt());
-            Instant last = Files.getLastModifiedTime(folder.resolve(SamplesCsv.FILE)).toInstant();
             return last.isAfter(started) ? Duration.between(started, last) : Duration.ZERO;
         } catch (DateTimeParseException | NullPointerException e) {
             return Duration.ZERO;

@@ -60,6 +60,7 @@ public final class Runner {
                 settings.observation().jfr()) : null;
         RunRecorder recorder = kept != null ? kept.recorder() : createFolder(out);
         Set<SessionKey> finished = kept != null ? kept.finished() : Set.of();
+        RunAttempts.begin(out, Instant.now(), resumed.map(ResumePoint::spent).orElse(Duration.ZERO));
         RunInterruption interruption = RunInterruption.onExit(console, out, settings.output().commandLine(), recorder::steps,
                 recorder::windows);
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
