@@ -5,12 +5,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
 import org.w3c.dom.Document;
@@ -88,6 +90,25 @@ public final class ModuleGraph {
             }
         }
         return seen;
+    }
+
+    /**
+     * What the jars of {@code modules} are built from: the root pom, variants.conf, and the pom and
+     * {@code src/main} folder of each module and of every sibling module it depends on, each once, in a
+     * fixed order. What {@link StaleJars} compares the jars' times with and {@link SourceFingerprint}
+     * hashes; a path may not exist (a module without sources of its own).
+     */
+    public Set<Path> sourcesOf(Collection<String> modules) {
+        Set<String> all = new TreeSet<>();
+        for (String module : modules) {
+            all.addAll(closure(module));
+        }
+        Set<Path> sources = new LinkedHashSet<>(List.of(root.resolve("pom.xml"), root.resolve("variants.conf")));
+        for (String module : all) {
+            sources.add(root.resolve(module).resolve("pom.xml"));
+            sources.add(root.resolve(module).resolve("src").resolve("main"));
+        }
+        return sources;
     }
 
     private static Document parse(Path pom) {

@@ -9,7 +9,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -17,7 +16,7 @@ import java.util.stream.Stream;
 /**
  * What a run measured, as a fingerprint of the files its jars are built from: the root pom,
  * variants.conf, and the pom and {@code src/main} of each module named and of every sibling module
- * it depends on (the same files {@link StaleJars} weighs). Computed from the contents, not the jars:
+ * it depends on ({@link ModuleGraph#sourcesOf}, the same files {@link StaleJars} weighs). Computed from the contents, not the jars:
  * Maven writes a new jar for the same sources with new timestamps inside, and {@code run --resume}
  * must tell "the same build" from "a build whose code changed", not "a jar built again".
  */
@@ -29,23 +28,9 @@ public final class SourceFingerprint {
 
     /** {@code sha256:} and the first 16 hex digits of the hash over {@code modules}' sources, in a fixed order. */
     public static String of(Path root, Collection<String> modules) {
-        ModuleGraph graph = ModuleGraph.read(root);
-        Set<String> closure = new TreeSet<>();
-        for (String module : modules) {
-            closure.addAll(graph.closure(module));
-        }
         Set<Path> files = new TreeSet<>();
-        for (Path file : List.of(root.resolve("pom.xml"), root.resolve("variants.conf"))) {
-            if (Files.isRegularFile(file)) {
-                files.add(file);
-            }
-        }
-        for (String module : closure) {
-            Path pom = root.resolve(module).resolve("pom.xml");
-            if (Files.isRegularFile(pom)) {
-                files.add(pom);
-            }
-            files.addAll(filesUnder(root.resolve(module).resolve("src").resolve("main")));
+        for (Path source : ModuleGraph.read(root).sourcesOf(modules)) {
+            files.addAll(filesUnder(source));
         }
         MessageDigest sha = sha256();
         for (Path file : files) {
@@ -62,15 +47,19 @@ public final class SourceFingerprint {
         return PREFIX + HexFormat.of().formatHex(sha.digest()).substring(0, 16);
     }
 
-    private static Set<Path> filesUnder(Path dir) {
+    /** {@code source} itself when it is a file, every file below it when a folder, nothing when it does not exist. */
+    private static Set<Path> filesUnder(Path source) {
         Set<Path> files = new TreeSet<>();
-        if (!Files.isDirectory(dir)) {
+        if (Files.isRegularFile(source)) {
+            files.add(source);
+        }
+        if (!Files.isDirectory(source)) {
             return files;
         }
-        try (Stream<Path> walk = Files.walk(dir)) {
+        try (Stream<Path> walk = Files.walk(source)) {
             walk.filter(Files::isRegularFile).forEach(files::add);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + dir + " for the build's fingerprint", e);
+            throw new UncheckedIOException("cannot list " + source + " for the build's fingerprint", e);
         }
         return files;
     }

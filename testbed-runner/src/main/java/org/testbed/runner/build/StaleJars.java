@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -38,12 +37,7 @@ public final class StaleJars {
             return true;
         }
         FileTime built = modified(file);
-        List<Path> sources = new ArrayList<>(List.of(graph.root().resolve("pom.xml"), graph.root().resolve("variants.conf")));
-        for (String module : graph.closure(jar.module())) {
-            sources.add(graph.root().resolve(module).resolve("pom.xml"));
-            sources.add(graph.root().resolve(module).resolve("src").resolve("main"));
-        }
-        return sources.stream().anyMatch(source -> anyNewer(source, built));
+        return graph.sourcesOf(List.of(jar.module())).stream().anyMatch(source -> anyNewer(source, built));
     }
 
     /** The modules whose jars are stale, each once, in the order given. */
